@@ -2,7 +2,6 @@ package acpv1
 
 import (
 	"context"
-	"errors"
 	"io"
 	"testing"
 
@@ -69,52 +68,22 @@ var testPackage = &conntest.Package{
 	PromptResult:     `{"stopReason":"end_turn"}`,
 	PermissionParams: `{"sessionId":%q,"toolCall":{"toolCallId":"c"},"options":[]}`,
 	NotFound:         func(uri string) error { return NewResourceNotFoundError(uri) },
-	IsCode:           func(err error, code int) bool { return isCode(err, ErrorCode(code)) },
+	IsCode:           conntest.HasCode,
 }
 
 // options are the options of a connection under test.
 func options(o conntest.Options) []ConnOption {
-	opts := []ConnOption{WithLimits(Limits{
-		MaxMessageBytes:       o.MaxMessageBytes,
-		MaxIDLength:           o.MaxIDLength,
-		MaxConcurrentRequests: o.MaxConcurrentRequests,
-		MaxBufferedBytes:      o.MaxBufferedBytes,
-		OutputStall:           o.OutputStall,
-	})}
+	var limits Limits
+	conntest.SetLimits(o, &limits)
+	opts := []ConnOption{WithLimits(limits)}
 	if o.Logger != nil {
 		opts = append(opts, WithLogger(o.Logger))
 	}
 	return opts
 }
 
-func isCode(err error, code ErrorCode) bool {
-	var rpcErr *Error
-	return errors.As(err, &rpcErr) && rpcErr.Code == code
-}
-
-func TestConnEcho(t *testing.T)               { conntest.Echo(t, testPackage) }
-func TestConnNotificationOrder(t *testing.T)  { conntest.NotificationOrder(t, testPackage) }
-func TestConnConcurrent(t *testing.T)         { conntest.Concurrent(t, testPackage) }
-func TestConnCancelOutbound(t *testing.T)     { conntest.CancelOutbound(t, testPackage) }
-func TestConnPeerCloses(t *testing.T)         { conntest.PeerCloses(t, testPackage, ErrConnectionClosed) }
-func TestConnLongLine(t *testing.T)           { conntest.LongLine(t, testPackage) }
-func TestConnWire(t *testing.T)               { conntest.Wire(t, testPackage) }
-func TestConnExtensions(t *testing.T)         { conntest.Extensions(t, testPackage) }
-func TestConnCancelInbound(t *testing.T)      { conntest.CancelInbound(t, testPackage) }
-func TestConnInitGateConcurrent(t *testing.T) { conntest.InitGateConcurrent(t, testPackage) }
-func TestConnInitializeFirst(t *testing.T)    { conntest.InitializeFirst(t, testPackage) }
-func TestConnNeverReads(t *testing.T)         { conntest.NeverReads(t, testPackage, ErrConnectionClosed) }
-func TestConnHugeLine(t *testing.T)           { conntest.HugeLine(t, testPackage) }
-func TestConnManyRequests(t *testing.T)       { conntest.ManyRequests(t, testPackage) }
-func TestConnCloseMidCall(t *testing.T)       { conntest.CloseMidCall(t, testPackage, ErrConnectionClosed) }
-func TestConnPanicLogged(t *testing.T)        { conntest.PanicLogged(t, testPackage) }
-func TestConnFlushOnPeerClose(t *testing.T) {
-	conntest.FlushOnPeerClose(t, testPackage, ErrConnectionClosed)
-}
-func TestConnFlushBoundedByStall(t *testing.T) { conntest.FlushBoundedByStall(t, testPackage) }
-func TestConnDerivedContext(t *testing.T)      { conntest.DerivedContext(t, testPackage) }
-func TestConnIdleGoroutines(t *testing.T)      { conntest.IdleGoroutines(t, testPackage) }
-func TestConnParking(t *testing.T)             { conntest.Parking(t, testPackage) }
+// TestConn runs the connection tests of internal/conntest.
+func TestConn(t *testing.T) { conntest.Run(t, testPackage, ErrConnectionClosed) }
 
 // TestConnIDs: requests are told apart by their ids as received; in v1, a
 // request with id null is answered with id null.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/acpgen/acpgen/internal/deftest"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
@@ -31,42 +32,6 @@ func planOpsContent(t *testing.T, input string) (SessionNotification, PlanUpdate
 }
 
 func TestPlanOpsOnTypedPlanContent(t *testing.T) {
-	t.Run("markdown", func(t *testing.T) {
-		n, c := planOpsContent(t, planOpsMarkdownInput)
-		switch p := c.(type) {
-		case *PlanUpdateContentMarkdown:
-			if p.PlanID != "p1" {
-				t.Errorf("PlanID = %q, want p1", p.PlanID)
-			}
-			if p.Content != "# Plan\n- [ ] write tests" {
-				t.Errorf("Content = %q", p.Content)
-			}
-			if string(p.Meta) != `{"n":9007199254740993}` {
-				t.Errorf("Meta = %s", p.Meta)
-			}
-		default:
-			t.Fatalf("plan content is %T, want *PlanUpdateContentMarkdown", c)
-		}
-		if string(n.Meta) != `{"trace":"t1"}` {
-			t.Errorf("notification Meta = %s", n.Meta)
-		}
-		jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsMarkdownInput))
-	})
-	t.Run("file", func(t *testing.T) {
-		n, c := planOpsContent(t, planOpsFileInput)
-		switch p := c.(type) {
-		case *PlanUpdateContentFile:
-			if p.PlanID != "p2" {
-				t.Errorf("PlanID = %q, want p2", p.PlanID)
-			}
-			if p.URI != "file:///home/user/project/PLAN.md" {
-				t.Errorf("URI = %q", p.URI)
-			}
-		default:
-			t.Fatalf("plan content is %T, want *PlanUpdateContentFile", c)
-		}
-		jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsFileInput))
-	})
 	t.Run("items", func(t *testing.T) {
 		n, c := planOpsContent(t, planOpsItemsInput)
 		switch p := c.(type) {
@@ -74,10 +39,10 @@ func TestPlanOpsOnTypedPlanContent(t *testing.T) {
 			if p.PlanID != "p3" {
 				t.Errorf("PlanID = %q, want p3", p.PlanID)
 			}
-			planOpsWantEntries(t, p.Entries,
-				PlanEntry{Content: "Step one", Priority: PlanEntryPriorityMedium, Status: PlanEntryStatusCompleted},
-				PlanEntry{Content: "Step two", Priority: PlanEntryPriorityHigh, Status: PlanEntryStatusPending},
-			)
+			jsontest.AssertShape(t, &p.Entries, jsontest.List{
+				jsontest.Some{"Content": "Step one", "Priority": "medium", "Status": "completed"},
+				jsontest.Some{"Content": "Step two", "Priority": "high", "Status": "pending"},
+			})
 		default:
 			t.Fatalf("plan content is %T, want *PlanUpdateContentItems", c)
 		}
@@ -85,20 +50,9 @@ func TestPlanOpsOnTypedPlanContent(t *testing.T) {
 	})
 }
 
-func TestPlanOpsOnPlanRemoved(t *testing.T) {
-	n := planOpsDecode(t, planOpsRemovedInput)
-	switch u := n.Update.Value.(type) {
-	case *SessionUpdatePlanRemoved:
-		if u.PlanID != "p1" {
-			t.Errorf("PlanID = %q, want p1", u.PlanID)
-		}
-		if string(u.Meta) != `{"why":"done"}` {
-			t.Errorf("Meta = %s", u.Meta)
-		}
-	default:
-		t.Fatalf("update is %T, want *SessionUpdatePlanRemoved", n.Update.Value)
-	}
-	jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsRemovedInput))
+// TestPlanOpsOnShared runs the plan operation cases both versions share.
+func TestPlanOpsOnShared(t *testing.T) {
+	jsontest.RunDefCases(t, definitions, "SessionNotification", deftest.PlanOps(planOpsMarkdownInput, planOpsFileInput, planOpsRemovedInput))
 }
 
 // The v1 schema's PlanUpdateContent has no "other" branch, so its fallback has

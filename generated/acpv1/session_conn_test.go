@@ -6,7 +6,8 @@ import (
 	"io"
 	"slices"
 	"testing"
-	"time"
+
+	"github.com/acpgen/acpgen/internal/conntest"
 )
 
 // sessionAgent is an agent whose session/new and session/prompt run hooks.
@@ -58,29 +59,14 @@ func connect(t *testing.T, a *sessionAgent, c Client) *ClientSideConnection {
 }
 
 func connectHangUp(t *testing.T, a *sessionAgent, c Client) (conn *ClientSideConnection, hangUp func()) {
-	t.Helper()
-	toAgent, fromClient := io.Pipe()
-	toClient, fromAgent := io.Pipe()
-	a.conn = NewAgentSideConnection(a, fromAgent, toAgent)
-	conn = NewClientSideConnection(c, fromClient, toClient)
-	hangUp = func() {
-		fromClient.Close()
-		fromAgent.Close()
-		<-conn.Done()
-		<-a.conn.Done()
-	}
-	t.Cleanup(hangUp)
+	a.conn, conn, hangUp = conntest.Link(t,
+		func(w io.Writer, r io.Reader) *AgentSideConnection { return NewAgentSideConnection(a, w, r) },
+		func(w io.Writer, r io.Reader) *ClientSideConnection { return NewClientSideConnection(c, w, r) })
 	return conn, hangUp
 }
 
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 func TestSessionRouter(t *testing.T) {
-	ctx := testContext(t)
+	ctx := conntest.Ctx(t)
 	a := &sessionAgent{}
 	a.onNew = func(ctx context.Context, id SessionID) {
 		// Sent before the result of session/new: kept for the session.
@@ -132,7 +118,7 @@ func TestSessionRouter(t *testing.T) {
 // TestSessionRouterLoad checks that the history a session/load replays
 // reaches the session, and that the end of the connection ends Next.
 func TestSessionRouterLoad(t *testing.T) {
-	ctx := testContext(t)
+	ctx := conntest.Ctx(t)
 	a := &sessionAgent{}
 	a.onNew = func(ctx context.Context, id SessionID) {
 		a.conn.SessionUpdate(ctx, NewSessionNotification(id, NewSessionUpdatePlan([]PlanEntry{})))
@@ -173,7 +159,7 @@ func (planClient) RequestPermission(ctx context.Context, p *RequestPermissionReq
 // planPair connects an agent to a client that sent init in initialize, and
 // returns the agent's connection and what the client receives.
 func planPair(t *testing.T, init *InitializeRequest) (*AgentSideConnection, <-chan SessionUpdate) {
-	ctx := testContext(t)
+	ctx := conntest.Ctx(t)
 	a := &sessionAgent{}
 	c := planClient{updates: make(chan SessionUpdate, 8)}
 	conn := connect(t, a, c)
@@ -189,23 +175,12 @@ func planPair(t *testing.T, init *InitializeRequest) (*AgentSideConnection, <-ch
 	return a.conn, c.updates
 }
 
-func receive(t *testing.T, updates <-chan SessionUpdate) SessionUpdate {
-	t.Helper()
-	select {
-	case u := <-updates:
-		return u
-	case <-time.After(10 * time.Second):
-		t.Fatal("no session update")
-	}
-	return SessionUpdate{}
-}
-
 var itemsPlan = PlanState{ID: "p", Kind: PlanKindItems, Entries: []PlanEntry{{Content: "x", Priority: PlanEntryPriorityLow, Status: PlanEntryStatusPending}}}
 
 // TestSendPlanWithoutPlanOperations: a client that did not advertise plan
 // operations gets a v1 plan for an items plan and nothing for the others.
 func TestSendPlanWithoutPlanOperations(t *testing.T) {
-	ctx := testContext(t)
+	ctx := conntest.Ctx(t)
 	agent, updates := planPair(t, NewInitializeRequest(1))
 	for _, p := range []PlanState{{ID: "m", Kind: PlanKindMarkdown, Content: "# x"}, {ID: "f", Kind: PlanKindFile, URI: "file:///p"}} {
 		if err := agent.SendPlan(ctx, "s", p); !errors.Is(err, ErrPlanNotRepresentable) {
@@ -219,7 +194,7 @@ func TestSendPlanWithoutPlanOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The first update the client sees is the items plan: nothing was sent before.
-	u, ok := receive(t, updates).Value.(*SessionUpdatePlan)
+	u, ok := conntest.Receive(t, updates, "session update").Value.(*SessionUpdatePlan)
 	if !ok || len(u.Entries) != 1 || u.Entries[0].Content != "x" {
 		t.Errorf("client received %+v, want the v1 plan", u)
 	}
@@ -237,7 +212,7 @@ func (*configAgent) SetSessionConfigOption(ctx context.Context, p *SetSessionCon
 // TestActiveSessionSetConfigOption checks that the whole list of a
 // session/set_config_option result replaces the session's config options.
 func TestActiveSessionSetConfigOption(t *testing.T) {
-	ctx := testContext(t)
+	ctx := conntest.Ctx(t)
 	a := &configAgent{}
 	client := &routingClient{}
 	toAgent, fromClient := io.Pipe()

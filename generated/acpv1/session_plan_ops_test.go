@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/acpgen/acpgen/internal/conformance"
+	"github.com/acpgen/acpgen/internal/conntest"
 )
 
 // planLines writes out the plans of s, in order: "id kind detail".
@@ -62,7 +63,7 @@ func TestSessionPlanOpsDrafts(t *testing.T) {
 // TestSendPlanWithPlanOperations: a client that advertised plan operations
 // gets every plan as plan_update, and removals as plan_removed.
 func TestSendPlanWithPlanOperations(t *testing.T) {
-	ctx := testContext(t)
+	ctx := conntest.Ctx(t)
 	init := NewInitializeRequest(1)
 	init.ClientCapabilities = &ClientCapabilities{}
 	init.ClientCapabilities.Plan = &PlanCapabilities{}
@@ -72,7 +73,7 @@ func TestSendPlanWithPlanOperations(t *testing.T) {
 		if err := agent.SendPlan(ctx, "s", p); err != nil {
 			t.Fatal(err)
 		}
-		u := receive(t, updates)
+		u := conntest.Receive(t, updates, "session update")
 		if _, ok := u.Value.(*SessionUpdatePlanUpdate); !ok {
 			t.Errorf("%s plan sent as %T, want plan_update", p.Kind, u.Value)
 		}
@@ -81,7 +82,7 @@ func TestSendPlanWithPlanOperations(t *testing.T) {
 	if err := agent.RemovePlan(ctx, "s", "m"); err != nil {
 		t.Fatal(err)
 	}
-	client.Apply(receive(t, updates))
+	client.Apply(conntest.Receive(t, updates, "session update"))
 	want := []string{"p items 1", "f file file:///p"}
 	if got := planLines(client); !slices.Equal(got, want) {
 		t.Errorf("the client's plans = %q, want %q", got, want)
@@ -92,7 +93,7 @@ func TestSendPlanWithPlanOperations(t *testing.T) {
 // agent still falls back to the v1 plan for a client that did not
 // advertise them.
 func TestSendPlanPlanOperationsNotAdvertised(t *testing.T) {
-	ctx := testContext(t)
+	ctx := conntest.Ctx(t)
 	agent, updates := planPair(t, NewInitializeRequest(1))
 	if err := agent.SendPlan(ctx, "s", PlanState{ID: "m", Kind: PlanKindMarkdown}); !errors.Is(err, ErrPlanNotRepresentable) {
 		t.Errorf("SendPlan(markdown) = %v, want ErrPlanNotRepresentable", err)
@@ -100,7 +101,7 @@ func TestSendPlanPlanOperationsNotAdvertised(t *testing.T) {
 	if err := agent.SendPlan(ctx, "s", itemsPlan); err != nil {
 		t.Fatal(err)
 	}
-	if u := receive(t, updates); u.Tag() != "plan" {
+	if u := conntest.Receive(t, updates, "session update"); u.Tag() != "plan" {
 		t.Errorf("sent %q, want plan", u.Tag())
 	}
 }

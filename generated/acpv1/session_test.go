@@ -7,9 +7,9 @@ import (
 	"math/rand"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/acpgen/acpgen/internal/jsontest"
 	"github.com/acpgen/acpgen/internal/sessiontest"
 )
 
@@ -22,42 +22,13 @@ func describe(c SessionChange) string { return sessiontest.Describe(c) }
 // pages into session states: testdata/session_corpus.golden holds what
 // each changed and where each session ends.
 func TestSessionCorpus(t *testing.T) {
-	states := map[string]*SessionState{}
-	state := func(id string) *SessionState {
-		if states[id] == nil {
-			states[id] = NewSessionState(SessionID(id))
-		}
-		return states[id]
-	}
-	got := sessiontest.Replay(t, sessiontest.Adapter{
-		Version: "v1",
-		Reset:   func() { states = map[string]*SessionState{} },
-		Apply: func(params []byte) (string, string, error) {
-			var n SessionNotification
-			if err := n.UnmarshalJSON(params); err != nil {
-				return "", "", err
-			}
-			return string(n.SessionID), describe(state(string(n.SessionID)).Apply(n.Update)), nil
-		},
-		SetConfigOptions: func(session string, result []byte) (string, error) {
-			var r SetSessionConfigOptionResponse
-			if err := r.UnmarshalJSON(result); err != nil {
-				return "", err
-			}
-			return describe(state(session).SetConfigOptions(r.ConfigOptions)), nil
-		},
-		Snapshot: func(session string) any { return state(session).Snapshot() },
-	}, false)
-	sessiontest.Golden(t, "testdata/session_corpus.golden", got, *updateGolden)
+	newState := func(id string) any { return NewSessionState(SessionID(id)) }
+	sessiontest.Corpus(t, "v1", definitions, "SessionNotification", newState, "testdata/session_corpus.golden", *updateGolden)
 }
 
 func decodeUpdate(t *testing.T, update string) SessionUpdate {
 	t.Helper()
-	var u SessionUpdate
-	if err := json.Unmarshal([]byte(update), &u); err != nil {
-		t.Fatalf("%s: %v", update, err)
-	}
-	return u
+	return jsontest.Decode[SessionUpdate](t, update)
 }
 
 func TestSessionStatePlan(t *testing.T) {
@@ -112,36 +83,13 @@ func TestSessionStateToolCalls(t *testing.T) {
 // TestToolCallPatchCoversEveryMember sets each member of a tool call update
 // alone and checks that the patch carries it into the tool call.
 func TestToolCallPatchCoversEveryMember(t *testing.T) {
-	values := map[string]string{
-		"kind": `"edit"`, "status": `"failed"`, "title": `"T"`, "name": `"n"`,
-		"content":   `[{"type":"content","content":{"type":"text","text":"x"}}]`,
-		"locations": `[{"path":"/p"}]`, "rawInput": `{"i":1}`, "rawOutput": `{"o":1}`, "_meta": `{"m":1}`,
-	}
-	typ := reflect.TypeOf(ToolCallUpdate{})
-	for i := 0; i < typ.NumField(); i++ {
-		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-		if name == "toolCallId" || !typ.Field(i).IsExported() {
-			continue
-		}
-		value, ok := values[name]
-		if !ok {
-			t.Errorf("ToolCallUpdate.%s (%s): no test value; add it and its patch", typ.Field(i).Name, name)
-			continue
-		}
-		s := NewSessionState("s")
-		s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t","title":""}`))
-		before, _ := s.ToolCall("t")
-		s.Apply(decodeUpdate(t, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":"t",%q:%s}`, name, value)))
-		after, _ := s.ToolCall("t")
-		if reflect.DeepEqual(before, after) {
-			t.Errorf("%s: the patch left the tool call as it was", name)
-		}
-	}
+	newState := func() any { return NewSessionState("s") }
+	sessiontest.PatchCoversEveryMember(t, definitions, newState, `{"sessionUpdate":"tool_call","toolCallId":"t","title":""}`, nil)
 }
 
 func TestSessionStateOthers(t *testing.T) {
 	s := NewSessionState("s")
-	for _, step := range []struct{ update, change string }{
+	sessiontest.RunSteps(t, sessiontest.NewState(definitions, s), [][2]string{
 		{`{"sessionUpdate":"current_mode_update","currentModeId":"code"}`, "mode"},
 		{`{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"web","description":"search"}]}`, "commands"},
 		{`{"sessionUpdate":"session_info_update","title":"First"}`, "info"},
@@ -150,11 +98,7 @@ func TestSessionStateOthers(t *testing.T) {
 		{`{"sessionUpdate":"config_option_update","configOptions":[]}`, "config options"},
 		{`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}`, "nothing"},
 		{`{"sessionUpdate":"_custom","x":1}`, "nothing"},
-	} {
-		if got := describe(s.Apply(decodeUpdate(t, step.update))); got != step.change {
-			t.Errorf("%s: change = %s, want %s", step.update, got, step.change)
-		}
-	}
+	})
 	snap := s.Snapshot()
 	if snap.CurrentMode == nil || *snap.CurrentMode != "code" || len(snap.AvailableCommands) != 1 ||
 		snap.Title == nil || *snap.Title != "First" || snap.UpdatedAt == nil || snap.Usage == nil || snap.Usage.Used != 10 ||
@@ -186,22 +130,9 @@ func TestSessionSnapshotIsACopy(t *testing.T) {
 }
 
 func TestSessionStateConcurrent(t *testing.T) {
-	s := NewSessionState("s")
-	var wg sync.WaitGroup
-	for i := 0; i < 4; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			for j := 0; j < 50; j++ {
-				s.Apply(NewSessionUpdateToolCall(ToolCall{ToolCallID: ToolCallID(fmt.Sprint(i, "-", j)), Title: "t"}))
-				_ = s.Snapshot()
-			}
-		}(i)
-	}
-	wg.Wait()
-	if n := len(s.Snapshot().ToolCalls); n != 200 {
-		t.Errorf("%d tool calls, want 200", n)
-	}
+	sessiontest.Concurrent(t, sessiontest.NewState(definitions, NewSessionState("s")), func(i, j int) string {
+		return fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":"%d-%d","title":"t"}`, i, j)
+	})
 }
 
 // TestSessionStateKeepsRawJSON checks that free-form JSON comes out of the

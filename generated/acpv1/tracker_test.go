@@ -1,15 +1,6 @@
 package acpv1
 
-import (
-	"testing"
-
-	"github.com/acpgen/acpgen/internal/rpctest"
-)
-
-func TestRequestTrackerTypesResults(t *testing.T)    { rpctest.TrackerTypesResults(t, testCodec) }
-func TestRequestTrackerErrorsAndForget(t *testing.T) { rpctest.TrackerErrorsAndForget(t, testCodec) }
-func TestRequestTrackerInvalidResponse(t *testing.T) { rpctest.TrackerInvalidResponse(t, testCodec) }
-func TestRequestTrackerConcurrent(t *testing.T)      { rpctest.TrackerConcurrent(t, testCodec) }
+import "testing"
 
 // TestRequestTrackerNullID tracks a v1 request whose id is null.
 func TestRequestTrackerNullID(t *testing.T) {

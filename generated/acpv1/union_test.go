@@ -1,633 +1,167 @@
 package acpv1
 
 import (
-	"bytes"
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/internal/deftest"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // fallbackUnions are the tagged unions whose unknown variants
 // TestUnknownTagsKeptByteExact checks.
-var fallbackUnions = []jsontest.FallbackUnion[SessionNotification]{
+var fallbackUnions = []jsontest.FallbackUnion{
 	{
-		Name:   "SessionUpdate",
-		TagKey: "sessionUpdate",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(SessionUpdate)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, sessionUpdateOther(t, *u)
-		},
+		Name:    "SessionUpdate",
+		TagKey:  "sessionUpdate",
 		Enclose: `{"sessionId":"sess_1","update":%s,"_meta":{"n":9007199254740993}}`,
-		Inner: func(t *testing.T, n *SessionNotification) jsontest.FallbackView {
-			return sessionUpdateOther(t, n.Update)
-		},
+		At:      "Update",
 	},
 	{
-		Name:   "ContentBlock",
-		TagKey: "type",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(ContentBlock)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, contentBlockOther(t, *u)
-		},
+		Name:    "ContentBlock",
+		TagKey:  "type",
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":%s}}`,
-		Inner: func(t *testing.T, n *SessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdateAgentMessageChunk)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdateAgentMessageChunk", n.Update.Value)
-			}
-			return contentBlockOther(t, c.Content)
-		},
+		At:      "Update.Value.(SessionUpdateAgentMessageChunk).Content",
 	},
 	{
-		Name:   "ToolCallContent",
-		TagKey: "type",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(ToolCallContent)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, toolCallContentOther(t, *u)
-		},
+		Name:    "ToolCallContent",
+		TagKey:  "type",
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit","content":[%s]}}`,
-		Inner: func(t *testing.T, n *SessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdateToolCall)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdateToolCall", n.Update.Value)
-			}
-			if len(c.Content) != 1 {
-				t.Fatalf("tool call has %d content items, want 1", len(c.Content))
-			}
-			return toolCallContentOther(t, c.Content[0])
-		},
+		At:      "Update.Value.(SessionUpdateToolCall).Content[0]",
 	},
-}
-
-func sessionUpdateOther(t *testing.T, u SessionUpdate) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*SessionUpdateOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *SessionUpdateOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func contentBlockOther(t *testing.T, u ContentBlock) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*ContentBlockOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *ContentBlockOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func toolCallContentOther(t *testing.T, u ToolCallContent) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*ToolCallContentOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *ToolCallContentOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
 }
 
 func TestUnknownTagsKeptByteExact(t *testing.T) {
-	jsontest.RunUnknownTags(t, fallbackUnions)
+	jsontest.RunUnknownTags(t, definitions, "SessionNotification", fallbackUnions)
 }
 
 func TestFallbackWithoutRaw(t *testing.T) {
-	cases := []struct {
-		v    any
-		want string
-	}{
-		{SessionUpdate{Value: &SessionUpdateOther{Tag: "_x"}}, `{"sessionUpdate":"_x"}`},
-		{ContentBlock{Value: &ContentBlockOther{Tag: "future"}}, `{"type":"future"}`},
-		{ToolCallContent{Value: &ToolCallContentOther{Tag: "_y"}}, `{"type":"_y"}`},
-	}
-	for _, tc := range cases {
-		if out := jsontest.Marshal(t, tc.v); string(out) != tc.want {
-			t.Errorf("json.Marshal(%T) = %s, want %s", tc.v, out, tc.want)
-		}
-	}
-	for _, v := range []any{SessionUpdate{}, ContentBlock{}, ToolCallContent{}} {
-		if _, err := json.Marshal(v); err == nil {
-			t.Errorf("json.Marshal(%T{}) with nil Value succeeded, want error", v)
-		}
-	}
-	if tag := (SessionUpdate{}).Tag(); tag != "" {
-		t.Errorf("Tag() of empty union = %q, want empty", tag)
-	}
+	jsontest.RunFallbackWithoutRaw(t, definitions, fallbackUnions)
 }
 
 func TestSessionUpdateKnownTags(t *testing.T) {
-	cases := []struct {
-		name  string
-		in    string
-		check func(t *testing.T, v SessionUpdateVariant)
-	}{
-		{
-			name: "agent_message_chunk",
-			in:   `{"sessionUpdate":"agent_message_chunk","messageId":"msg_1","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentMessageChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.MessageID == nil || *c.MessageID != "msg_1" {
-					t.Errorf("MessageID = %v", c.MessageID)
-				}
-				txt, ok := c.Content.Value.(*ContentBlockText)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if txt.Text != "Hello" || txt.Annotations == nil || len(txt.Annotations.Audience) != 2 || *txt.Annotations.Priority != 0.5 {
-					t.Errorf("text content = %+v", txt.TextContent)
-				}
+	type (
+		some = jsontest.Some
+		list = jsontest.List
+	)
+	is := jsontest.Is
+	jsontest.RunKnownTags(t, definitions, sessionUpdate, append([]jsontest.TagCase{{
+		Name: "agent_message_chunk",
+		In:   `{"sessionUpdate":"agent_message_chunk","messageId":"msg_1","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}}}`,
+		Want: is("SessionUpdateAgentMessageChunk", some{"MessageID": "msg_1", "Content": is("ContentBlockText", some{
+			"Text": "Hello", "Annotations": some{"Audience": list{"user", "assistant"}, "Priority": 0.5},
+		})}),
+	}, {
+		Name: "user_message_chunk",
+		In:   `{"sessionUpdate":"user_message_chunk","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
+		Want: is("SessionUpdateUserMessageChunk", some{"Content": is("ContentBlockResourceLink", some{"URI": "file:///w/a.go", "Name": "a.go", "Size": 120})}),
+	}, {
+		Name: "agent_thought_chunk",
+		In:   `{"sessionUpdate":"agent_thought_chunk","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
+		Want: is("SessionUpdateAgentThoughtChunk", some{"Content": is("ContentBlockImage", some{"MimeType": "image/png", "Data": "iVBORw0KGgo="})}),
+	}, {
+		Name: "tool_call",
+		In: `{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit main.go","kind":"edit","status":"pending",` +
+			`"content":[{"type":"diff","path":"/w/main.go","oldText":"a","newText":"b"},{"type":"content","content":{"type":"text","text":"ok"}},{"type":"terminal","terminalId":"term_1"}],` +
+			`"locations":[{"path":"/w/main.go","line":12}],"rawInput":{"path":"/w/main.go","n":9007199254740993}}`,
+		Want: is("SessionUpdateToolCall", some{
+			"ToolCallID": "call_1", "Title": "Edit main.go", "Kind": "edit", "Status": "pending",
+			"Content": list{
+				is("ToolCallContentDiff", some{"Path": "/w/main.go", "OldText": "a", "NewText": "b"}),
+				is("ToolCallContentData", some{"Content": some{"Content": is("ContentBlockText", some{"Text": "ok"})}}),
+				is("ToolCallContentTerminal", some{"TerminalID": "term_1"}),
 			},
-		},
-		{
-			name: "user_message_chunk",
-			in:   `{"sessionUpdate":"user_message_chunk","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUserMessageChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				l, ok := c.Content.Value.(*ContentBlockResourceLink)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if l.URI != "file:///w/a.go" || l.Name != "a.go" || l.Size == nil || *l.Size != 120 {
-					t.Errorf("resource link = %+v", l.ResourceLink)
-				}
-			},
-		},
-		{
-			name: "agent_thought_chunk",
-			in:   `{"sessionUpdate":"agent_thought_chunk","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentThoughtChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				img, ok := c.Content.Value.(*ContentBlockImage)
-				if !ok || img.MimeType != "image/png" || img.Data != "iVBORw0KGgo=" {
-					t.Errorf("content = %#v", c.Content.Value)
-				}
-			},
-		},
-		{
-			name: "tool_call",
-			in: `{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit main.go","kind":"edit","status":"pending",` +
-				`"content":[{"type":"diff","path":"/w/main.go","oldText":"a","newText":"b"},{"type":"content","content":{"type":"text","text":"ok"}},{"type":"terminal","terminalId":"term_1"}],` +
-				`"locations":[{"path":"/w/main.go","line":12}],"rawInput":{"path":"/w/main.go","n":9007199254740993}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateToolCall)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.ToolCallID != "call_1" || c.Title != "Edit main.go" {
-					t.Errorf("id %q title %q", c.ToolCallID, c.Title)
-				}
-				if c.Kind == nil || *c.Kind != ToolKindEdit || c.Status == nil || *c.Status != ToolCallStatusPending {
-					t.Errorf("kind %v status %v", c.Kind, c.Status)
-				}
-				if len(c.Content) != 3 {
-					t.Fatalf("%d content items, want 3", len(c.Content))
-				}
-				d, ok := c.Content[0].Value.(*ToolCallContentDiff)
-				if !ok || d.Path != "/w/main.go" || d.OldText == nil || *d.OldText != "a" || d.NewText != "b" {
-					t.Errorf("content[0] = %#v", c.Content[0].Value)
-				}
-				cc, ok := c.Content[1].Value.(*ToolCallContentData)
-				if !ok {
-					t.Fatalf("content[1] is %T", c.Content[1].Value)
-				}
-				if txt, ok := cc.Content.Content.Value.(*ContentBlockText); !ok || txt.Text != "ok" {
-					t.Errorf("content[1].content = %#v", cc.Content.Content.Value)
-				}
-				if term, ok := c.Content[2].Value.(*ToolCallContentTerminal); !ok || term.TerminalID != "term_1" {
-					t.Errorf("content[2] = %#v", c.Content[2].Value)
-				}
-				if len(c.Locations) != 1 || c.Locations[0].Line == nil || *c.Locations[0].Line != 12 {
-					t.Errorf("locations = %+v", c.Locations)
-				}
-				if !bytes.Contains(c.RawInput, []byte(jsontest.BigNumber)) {
-					t.Errorf("rawInput = %s", c.RawInput)
-				}
-			},
-		},
-		{
-			name: "tool_call_update",
-			in:   `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[],"rawOutput":{"exit":0}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateToolCallUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.Status == nil || *c.Status != ToolCallStatusCompleted || c.Content == nil || len(c.Content) != 0 {
-					t.Errorf("status %v content %#v", c.Status, c.Content)
-				}
-				if c.Title != nil || c.Kind != nil {
-					t.Errorf("title %v kind %v, want absent", c.Title, c.Kind)
-				}
-			},
-		},
-		{
-			name: "plan",
-			in:   `{"sessionUpdate":"plan","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Write tests","priority":"low","status":"pending"}]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdatePlan)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if len(c.Entries) != 2 || c.Entries[0].Priority != PlanEntryPriorityHigh || c.Entries[1].Status != PlanEntryStatusPending {
-					t.Errorf("entries = %+v", c.Entries)
-				}
-			},
-		},
-		{
-			name: "available_commands_update",
-			in:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"web","description":"Search","input":{"hint":"query"}},{"name":"test","description":"Run tests"}]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAvailableCommandsUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if len(c.AvailableCommands) != 2 || c.AvailableCommands[0].Input == nil || c.AvailableCommands[1].Input != nil {
-					t.Fatalf("commands = %+v", c.AvailableCommands)
-				}
-				in, ok := c.AvailableCommands[0].Input.Value.(*AvailableCommandInputUnstructured)
-				if !ok || in.Hint != "query" {
-					t.Errorf("input = %#v", c.AvailableCommands[0].Input.Value)
-				}
-			},
-		},
-		{
-			name: "current_mode_update",
-			in:   `{"sessionUpdate":"current_mode_update","currentModeId":"code"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				if c, ok := v.(*SessionUpdateCurrentModeUpdate); !ok || c.CurrentModeID != "code" {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-		{
-			name: "usage_update",
-			in:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUsageUpdate)
-				if !ok || c.Used != 53000 || c.Size != 200000 || c.Cost == nil || c.Cost.Amount != 0.045 || c.Cost.Currency != "USD" {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-		{
-			name: "notice with custom severity",
-			in:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateNotice)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.Severity != "_vendor_alert" || c.Severity.IsKnown() || !c.Severity.IsCustom() || c.Title != "Heads up" {
-					t.Errorf("notice = %+v", c.Notice)
-				}
-			},
-		},
-		{
-			name: "session_info_update",
-			in:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				if _, ok := v.(*SessionUpdateSessionInfoUpdate); !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				jsontest.AssertBigNumber(t, jsontest.Marshal(t, v))
-			},
-		},
-		{
-			name: "compaction_update",
-			in:   `{"sessionUpdate":"compaction_update","compactionId":"cmp_1","status":"in_progress"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateCompactionUpdate)
-				if !ok || c.Status != CompactionStatusInProgress {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			tc.check(t, u.Value)
-			if want := jsontest.MustValue(t, []byte(tc.in)).(map[string]any)["sessionUpdate"]; u.Tag() != want {
-				t.Errorf("Tag() = %q, want %q", u.Tag(), want)
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-			jsontest.AssertSame(t, jsontest.Marshal(t, u.Value), []byte(tc.in))
-
-			params := `{"sessionId":"sess_1","update":` + tc.in + `}`
-			var n SessionNotification
-			if err := json.Unmarshal([]byte(params), &n); err != nil {
-				t.Fatalf("decode params: %v", err)
-			}
-			tc.check(t, n.Update.Value)
-			jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(params))
-		})
-	}
+			"Locations": list{some{"Line": 12}},
+			"RawInput":  jsontest.Contains(jsontest.BigNumber),
+		}),
+	}, {
+		Name: "tool_call_update",
+		In:   `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[],"rawOutput":{"exit":0}}`,
+		Want: is("SessionUpdateToolCallUpdate", some{"Status": "completed", "Content": list{}, "Title": nil, "Kind": nil}),
+	}, {
+		Name: "plan",
+		In:   `{"sessionUpdate":"plan","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Write tests","priority":"low","status":"pending"}]}`,
+		Want: is("SessionUpdatePlan", some{"Entries": list{some{"Priority": "high"}, some{"Status": "pending"}}}),
+	}, {
+		Name: "available_commands_update",
+		In:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"web","description":"Search","input":{"hint":"query"}},{"name":"test","description":"Run tests"}]}`,
+		Want: is("SessionUpdateAvailableCommandsUpdate", some{"AvailableCommands": list{
+			some{"Input": is("AvailableCommandInputUnstructured", some{"Hint": "query"})},
+			some{"Input": nil},
+		}}),
+	}, {
+		Name: "current_mode_update",
+		In:   `{"sessionUpdate":"current_mode_update","currentModeId":"code"}`,
+		Want: is("SessionUpdateCurrentModeUpdate", some{"CurrentModeID": "code"}),
+	}, {
+		Name: "usage_update",
+		In:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
+		Want: is("SessionUpdateUsageUpdate", some{"Used": 53000, "Size": 200000, "Cost": some{"Amount": 0.045, "Currency": "USD"}}),
+	}, {
+		Name: "session_info_update",
+		In:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
+		Want: is("SessionUpdateSessionInfoUpdate", some{"Meta": jsontest.Contains(jsontest.BigNumber)}),
+	}, {
+		Name: "compaction_update",
+		In:   `{"sessionUpdate":"compaction_update","compactionId":"cmp_1","status":"in_progress"}`,
+		Want: is("SessionUpdateCompactionUpdate", some{"Status": "in_progress"}),
+	}}, deftest.SessionUpdateKnownTags...))
 }
 
+// sessionUpdate is SessionUpdate, alone and in session/update params.
+var sessionUpdate = deftest.SessionUpdate("SessionNotification")
+
 func TestContentBlockKnownTags(t *testing.T) {
-	cases := []struct {
-		in   string
-		want reflect.Type
-	}{
-		{`{"type":"text","text":"hi","_meta":{"n":9007199254740993}}`, reflect.TypeOf(&ContentBlockText{})},
-		{`{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","uri":"file:///a.png"}`, reflect.TypeOf(&ContentBlockImage{})},
-		{`{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}`, reflect.TypeOf(&ContentBlockAudio{})},
-		{`{"type":"resource_link","uri":"file:///a.go","name":"a.go","mimeType":"text/x-go","title":"A","description":"d"}`, reflect.TypeOf(&ContentBlockResourceLink{})},
-		{`{"type":"resource","resource":{"uri":"file:///a.txt","text":"hello","mimeType":"text/plain"}}`, reflect.TypeOf(&ContentBlockResource{})},
-		{`{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAEC","mimeType":"application/octet-stream"}}`, reflect.TypeOf(&ContentBlockResource{})},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var u ContentBlock
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if got := reflect.TypeOf(u.Value); got != tc.want {
-				t.Fatalf("variant is %v, want %v", got, tc.want)
-			}
-			switch v := u.Value.(type) {
-			case *ContentBlockText:
-				if v.Text != "hi" || !bytes.Contains(v.Meta, []byte(jsontest.BigNumber)) {
-					t.Errorf("text = %+v", v.TextContent)
-				}
-			case *ContentBlockImage:
-				if v.URI == nil || *v.URI != "file:///a.png" {
-					t.Errorf("image = %+v", v.ImageContent)
-				}
-			case *ContentBlockAudio:
-				if v.MimeType != "audio/wav" {
-					t.Errorf("audio = %+v", v.AudioContent)
-				}
-			case *ContentBlockResourceLink:
-				if v.Title == nil || *v.Title != "A" || v.MimeType == nil || *v.MimeType != "text/x-go" {
-					t.Errorf("resource link = %+v", v.ResourceLink)
-				}
-			case *ContentBlockResource:
-				switch r := v.Resource.Value.(type) {
-				case *EmbeddedResourceDataTextResourceContents:
-					if r.Text != "hello" {
-						t.Errorf("text resource = %+v", r.TextResourceContents)
-					}
-				case *EmbeddedResourceDataBlobResourceContents:
-					if r.Blob != "AAEC" {
-						t.Errorf("blob resource = %+v", r.BlobResourceContents)
-					}
-				default:
-					t.Errorf("resource is %T", r)
-				}
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-		})
-	}
+	jsontest.RunKnownTags(t, definitions, jsontest.TaggedUnion{Name: "ContentBlock", TagKey: "type"}, deftest.ContentBlockKnownTags)
 }
 
 func TestToolCallContentKnownTags(t *testing.T) {
-	cases := []struct {
-		in    string
-		check func(t *testing.T, v ToolCallContentVariant)
-	}{
-		{`{"type":"content","content":{"type":"text","text":"done"}}`, func(t *testing.T, v ToolCallContentVariant) {
-			c, ok := v.(*ToolCallContentData)
-			if !ok {
-				t.Fatalf("variant is %T", v)
-			}
-			if txt, ok := c.Content.Content.Value.(*ContentBlockText); !ok || txt.Text != "done" {
-				t.Errorf("content = %#v", c.Content.Content.Value)
-			}
-		}},
-		{`{"type":"diff","path":"/w/new.go","newText":"package w"}`, func(t *testing.T, v ToolCallContentVariant) {
-			d, ok := v.(*ToolCallContentDiff)
-			if !ok || d.Path != "/w/new.go" || d.OldText != nil || d.NewText != "package w" {
-				t.Errorf("variant = %#v", v)
-			}
-		}},
-		{`{"type":"terminal","terminalId":"term_9"}`, func(t *testing.T, v ToolCallContentVariant) {
-			if term, ok := v.(*ToolCallContentTerminal); !ok || term.TerminalID != "term_9" {
-				t.Errorf("variant = %#v", v)
-			}
-		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var u ToolCallContent
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			tc.check(t, u.Value)
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-		})
-	}
+	is := jsontest.Is
+	jsontest.RunKnownTags(t, definitions, jsontest.TaggedUnion{Name: "ToolCallContent", TagKey: "type"}, append([]jsontest.TagCase{
+		{In: `{"type":"diff","path":"/w/new.go","newText":"package w"}`, Want: is("ToolCallContentDiff", jsontest.Some{"Path": "/w/new.go", "OldText": nil, "NewText": "package w"})},
+	}, deftest.ToolCallContentKnownTags...))
 }
 
 func TestSharedPayloadVariants(t *testing.T) {
-	cases := []struct {
-		tag  string
-		want reflect.Type
-		make func(ContentChunk) SessionUpdateVariant
-	}{
-		{"user_message_chunk", reflect.TypeOf(&SessionUpdateUserMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateUserMessageChunk{c} }},
-		{"agent_message_chunk", reflect.TypeOf(&SessionUpdateAgentMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentMessageChunk{c} }},
-		{"agent_thought_chunk", reflect.TypeOf(&SessionUpdateAgentThoughtChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentThoughtChunk{c} }},
-	}
-	seen := map[reflect.Type]string{}
-	for _, tc := range cases {
-		t.Run(tc.tag, func(t *testing.T) {
-			in := `{"sessionUpdate":"` + tc.tag + `","content":{"type":"text","text":"same payload"}}`
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			got := reflect.TypeOf(u.Value)
-			if got != tc.want {
-				t.Fatalf("variant is %v, want %v", got, tc.want)
-			}
-			if other, dup := seen[got]; dup {
-				t.Errorf("%s and %s decode to the same type %v", other, tc.tag, got)
-			}
-			seen[got] = tc.tag
-			if u.Tag() != tc.tag {
-				t.Errorf("Tag() = %q", u.Tag())
-			}
-			out := jsontest.Marshal(t, u)
-			if !bytes.Equal(out, []byte(in)) {
-				t.Errorf("re-encoded %s, want %s", out, in)
-			}
-
-			// Built by hand from the shared payload, each writes its own tag.
-			chunk := ContentChunk{Content: ContentBlock{Value: &ContentBlockText{TextContent{Text: "same payload"}}}}
-			built := SessionUpdate{Value: tc.make(chunk)}
-			if built.Tag() != tc.tag {
-				t.Errorf("built Tag() = %q", built.Tag())
-			}
-			if out := jsontest.Marshal(t, built); string(out) != in {
-				t.Errorf("built encodes as %s, want %s", out, in)
-			}
-		})
-	}
-}
-
-// decodeErrorCase is JSON that must not decode; field lists parts the error's
-// JSON path must contain, in order.
-type decodeErrorCase struct {
-	name  string
-	in    string
-	field []string
-	msg   string // substring of the message, if set
+	jsontest.RunSharedPayload(t, definitions, sessionUpdate, `"content":{"type":"text","text":"same payload"}`, deftest.ChunkVariants)
 }
 
 func TestSessionUpdateDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
-		{"null tag is missing", `{"sessionUpdate":null,"content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
-		{"number tag", `{"sessionUpdate":5,"content":{"type":"text","text":"x"}}`, []string{"update", "sessionUpdate"}, ""},
-		{"bool tag", `{"sessionUpdate":true}`, []string{"update", "sessionUpdate"}, ""},
-		{"object tag", `{"sessionUpdate":{"x":1}}`, []string{"update", "sessionUpdate"}, ""},
-		{"array", `[{"sessionUpdate":"agent_message_chunk"}]`, []string{"update"}, "array"},
-		{"string", `"agent_message_chunk"`, []string{"update"}, "string"},
-		{"number", `42`, []string{"update"}, "number"},
-		{"bool", `false`, []string{"update"}, "bool"},
-		{"known tag, content not an object", `{"sessionUpdate":"agent_message_chunk","content":5}`, []string{"update", "content"}, ""},
-		{"known tag, content without type", `{"sessionUpdate":"agent_message_chunk","content":{"text":"x"}}`, []string{"update", "content"}, `without "type"`},
-		{"known tag, bad text", `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":5}}`, []string{"update", "content", "text"}, ""},
-		{"known tag, bad number", `{"sessionUpdate":"usage_update","used":-1,"size":1}`, []string{"update", "used"}, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n SessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":`+tc.in+`}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-			if _, other := n.Update.Value.(*SessionUpdateOther); other {
-				t.Errorf("decoded into the fallback variant: %s", n.Update.Value.(*SessionUpdateOther).Raw)
-			}
-
-			var u SessionUpdate
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*SessionUpdateOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, sessionUpdate, append([]jsontest.ErrorCase{
+		{Name: "missing tag", In: `{"content":{"type":"text","text":"x"}}`, Field: []string{"update"}, Msg: `without "sessionUpdate"`},
+		{Name: "null tag is missing", In: `{"sessionUpdate":null,"content":{"type":"text","text":"x"}}`, Field: []string{"update"}, Msg: `without "sessionUpdate"`},
+		{Name: "known tag, content not an object", In: `{"sessionUpdate":"agent_message_chunk","content":5}`, Field: []string{"update", "content"}},
+		{Name: "known tag, content without type", In: `{"sessionUpdate":"agent_message_chunk","content":{"text":"x"}}`, Field: []string{"update", "content"}, Msg: `without "type"`},
+		{Name: "known tag, bad text", In: `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":5}}`, Field: []string{"update", "content", "text"}},
+	}, deftest.SessionUpdateErrors...))
 }
 
 func TestContentBlockDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"text":"x"}`, []string{"update", "content"}, `without "type"`},
-		{"null tag is missing", `{"type":null,"text":"x"}`, []string{"update", "content"}, `without "type"`},
-		{"number tag", `{"type":7,"text":"x"}`, []string{"update", "content", "type"}, ""},
-		{"array", `[{"type":"text","text":"x"}]`, []string{"update", "content"}, "array"},
-		{"string", `"text"`, []string{"update", "content"}, "string"},
-		{"known tag, bad text", `{"type":"text","text":5}`, []string{"update", "content", "text"}, ""},
-		{"known tag, bad image", `{"type":"image","data":1,"mimeType":"image/png"}`, []string{"update", "content", "data"}, ""},
-		{"known tag, resource not an object", `{"type":"resource","resource":"file:///a"}`, []string{"update", "content", "resource"}, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n SessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":`+tc.in+`}}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-
-			var u ContentBlock
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*ContentBlockOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "ContentBlock",
+		Params:  "SessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":%s}}`,
+		At:      "Update.Value.Content",
+	}, deftest.ContentBlockErrors)
 }
 
+// ToolCall.content drops the items that fail to decode
+// (x-deserialize-skip-invalid-items), as the reference does.
 func TestToolCallContentDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
-		{"null tag is missing", `{"type":null,"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
-		{"number tag", `{"type":1}`, []string{"update", "content", "type"}, ""},
-		{"string", `"diff"`, []string{"update", "content"}, "string"},
-		{"known tag, bad diff", `{"type":"diff","path":"/a","newText":["x"]}`, []string{"update", "content", "newText"}, ""},
-		{"known tag, bad inner block", `{"type":"content","content":{"type":"text","text":{}}}`, []string{"update", "content", "content", "text"}, ""},
-		{"known tag, inner block without type", `{"type":"content","content":{"text":"x"}}`, []string{"update", "content", "content"}, `without "type"`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			// ToolCall.content drops the items that fail to decode
-			// (x-deserialize-skip-invalid-items), as the reference does.
-			var n SessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","content":[`+tc.in+`,{"type":"terminal","terminalId":"ok"}]}}`), &n)
-			if err != nil {
-				t.Fatalf("an invalid item failed the whole update: %v", err)
-			}
-			if call := n.Update.Value.(*SessionUpdateToolCall); len(call.Content) != 1 {
-				t.Errorf("content has %d items, want the valid one only", len(call.Content))
-			}
-
-			var u ToolCallContent
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*ToolCallContentOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "ToolCallContent",
+		Params:  "SessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","content":[%s,{"type":"terminal","terminalId":"ok"}]}}`,
+		At:      "Update.Value.(SessionUpdateToolCall).Content",
+		Dropped: true,
+	}, append([]jsontest.ErrorCase{
+		{Name: "known tag, bad diff", In: `{"type":"diff","path":"/a","newText":["x"]}`, Field: []string{"update", "content", "newText"}},
+	}, deftest.ToolCallContentErrors...))
 }
 
 func TestRequestID(t *testing.T) {
-	num, str := reflect.TypeOf(RequestIDNumber(0)), reflect.TypeOf(RequestIDStr(""))
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `0`, Want: num},
-		{In: `42`, Want: num},
-		{In: `-7`, Want: num},
-		{In: `9007199254740993`, Want: num},
-		{In: `"req-1"`, Want: str},
-		{In: `""`, Want: str},
-		{In: `"42"`, Want: str},
-		{In: `true`, Want: nil, Msg: "fits none of Null, Number, Str"},
-		{In: `{"id":1}`, Want: nil, Msg: "fits none of Null, Number, Str"},
-		{In: `[1]`, Want: nil, Msg: "fits none of Null, Number, Str"},
-		{In: `1.5`, Want: nil},
-		{In: `18446744073709551616`, Want: nil},
-	}, func(u *RequestID) any { return u.Value })
-
-	for _, in := range []string{`42`, `"42"`} {
-		var u RequestID
-		if err := json.Unmarshal([]byte(in), &u); err != nil {
-			t.Fatal(err)
-		}
-		switch v := u.Value.(type) {
-		case RequestIDNumber:
-			if in != "42" || v != 42 {
-				t.Errorf("%s gave number %d", in, v)
-			}
-		case RequestIDStr:
-			if in != `"42"` || v != "42" {
-				t.Errorf("%s gave string %q", in, v)
-			}
-		default:
-			t.Errorf("%s gave %T", in, v)
-		}
-	}
+	jsontest.RunUntaggedDef(t, definitions, "RequestId", deftest.RequestIDs("fits none of Null, Number, Str"))
 }
 
 func TestRequestIDNull(t *testing.T) {
@@ -661,88 +195,30 @@ func TestRequestIDNull(t *testing.T) {
 }
 
 func TestEmbeddedResourceData(t *testing.T) {
-	text := reflect.TypeOf(&EmbeddedResourceDataTextResourceContents{})
-	blob := reflect.TypeOf(&EmbeddedResourceDataBlobResourceContents{})
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `{"text":"hello","uri":"file:///a.txt"}`, Want: text},
-		{In: `{"mimeType":"text/plain","text":"","uri":"file:///empty.txt"}`, Want: text},
-		{In: `{"blob":"AAEC","uri":"file:///a.bin"}`, Want: blob},
-		{In: `{"blob":"","mimeType":"application/octet-stream","uri":"file:///empty.bin"}`, Want: blob},
-		{In: `"file:///a.txt"`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `[]`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `7`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `{"uri":"file:///a"}`, Want: nil},
-		{In: `{"text":5,"uri":"file:///a"}`, Want: nil},
-	}, func(u *EmbeddedResourceData) any { return u.Value })
-
-	var u EmbeddedResourceData
-	if err := json.Unmarshal([]byte(`{"uri":"file:///a.bin","blob":"AAEC"}`), &u); err != nil {
-		t.Fatal(err)
-	}
-	if b, ok := u.Value.(*EmbeddedResourceDataBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
-		t.Errorf("blob resource decoded as %#v", u.Value)
-	}
+	jsontest.RunUntaggedDef(t, definitions, "EmbeddedResourceResource", append([]jsontest.UntaggedDefCase{
+		{In: `{"mimeType":"text/plain","text":"","uri":"file:///empty.txt"}`, Want: jsontest.Is("EmbeddedResourceDataTextResourceContents", nil)},
+		{In: `{"blob":"","mimeType":"application/octet-stream","uri":"file:///empty.bin"}`, Want: jsontest.Is("EmbeddedResourceDataBlobResourceContents", nil)},
+	}, deftest.EmbeddedResources...))
 }
 
 func TestElicitationContentValue(t *testing.T) {
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `"text"`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
-		{In: `""`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
-		{In: `42`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
-		{In: `-9007199254740993`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
-		{In: `1.5`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
-		{In: `-0.25`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
-		{In: `true`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
-		{In: `false`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
-		{In: `["a","b"]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
-		{In: `[]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
-		{In: `{"a":1}`, Want: nil, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
-		{In: `{}`, Want: nil, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
-		{In: `[1,2]`, Want: nil},
-		{In: `1e400`, Want: nil},
-	}, func(u *ElicitationContentValue) any { return u.Value })
-
-	var u ElicitationContentValue
-	if err := json.Unmarshal([]byte(`9007199254740993`), &u); err != nil {
-		t.Fatal(err)
-	}
-	if v, ok := u.Value.(ElicitationContentValueInteger); !ok || v != 9007199254740993 {
-		t.Errorf("large integer decoded as %#v", u.Value)
-	}
+	jsontest.RunUntaggedDef(t, definitions, "ElicitationContentValue", append([]jsontest.UntaggedDefCase{
+		{In: `9007199254740993`, Want: jsontest.Is("ElicitationContentValueInteger", 9007199254740993)},
+		{In: `{"a":1}`, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
+		{In: `{}`, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
+		{In: `[1,2]`},
+		{In: `1e400`},
+	}, deftest.ElicitationContentValues...))
 }
 
 func TestErrorCode(t *testing.T) {
-	cases := []struct {
-		in    string
-		code  ErrorCode
-		known bool
-	}{
-		{`{"code":-32601,"message":"Method not found"}`, ErrorCodeMethodNotFound, true},
-		{`{"code":-32000,"message":"Auth required"}`, ErrorCodeAuthenticationRequired, true},
-		{`{"code":-32800,"message":"Cancelled","data":{"n":9007199254740993}}`, ErrorCodeRequestCancelled, true},
-		{`{"code":-32099,"message":"Vendor error"}`, -32099, false},
-		{`{"code":-32022,"message":"Defined only in v2"}`, -32022, false},
-		{`{"code":0,"message":"zero"}`, 0, false},
-		{`{"code":2147483647,"message":"max"}`, 2147483647, false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var e Error
-			if err := json.Unmarshal([]byte(tc.in), &e); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if e.Code != tc.code || e.Code.IsKnown() != tc.known {
-				t.Errorf("code %d known %v, want %d %v", e.Code, e.Code.IsKnown(), tc.code, tc.known)
-			}
-			if out := jsontest.Marshal(t, e); string(out) != tc.in {
-				t.Errorf("re-encoded %s, want %s", out, tc.in)
-			}
-		})
-	}
-	for _, in := range []string{`{"code":"-32601","message":"m"}`, `{"code":1.5,"message":"m"}`, `{"code":2147483648,"message":"m"}`} {
-		var e Error
-		jsontest.AssertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
-	}
+	jsontest.RunDefCases(t, definitions, "Error", append([]jsontest.DefCase{
+		{In: `{"code":-32800,"message":"Cancelled","data":{"n":9007199254740993}}`, Want: deftest.ErrorCode(-32800, true), Valid: true, Exact: true},
+		{In: `{"code":-32099,"message":"Vendor error"}`, Want: deftest.ErrorCode(-32099, false), Valid: true, Exact: true},
+		{In: `{"code":-32022,"message":"Defined only in v2"}`, Want: deftest.ErrorCode(-32022, false), Valid: true, Exact: true},
+		{In: `{"code":0,"message":"zero"}`, Want: deftest.ErrorCode(0, false), Valid: true, Exact: true},
+		{In: `{"code":2147483647,"message":"max"}`, Want: deftest.ErrorCode(2147483647, false), Valid: true, Exact: true},
+	}, deftest.ErrorCodes...))
 }
 
 func TestOpenEnums(t *testing.T) {
@@ -795,19 +271,11 @@ func TestClosedEnums(t *testing.T) {
 // title and updatedAt, so null differs from an absent member and must survive
 // a round trip.
 func TestNullForPatchFields(t *testing.T) {
-	for _, in := range []string{
-		`{"sessionUpdate":"session_info_update","_meta":null}`,
-		`{"sessionUpdate":"session_info_update","title":null}`,
-		`{"sessionUpdate":"session_info_update","updatedAt":null,"title":"t"}`,
-	} {
-		t.Run(in, func(t *testing.T) {
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(in))
-		})
-	}
+	jsontest.RunDefCases(t, definitions, "SessionUpdate", []jsontest.DefCase{
+		{In: `{"sessionUpdate":"session_info_update","_meta":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"session_info_update","title":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"session_info_update","updatedAt":null,"title":"t"}`, Want: jsontest.NotZero{}, Valid: true},
+	})
 }
 
 // TestSessionUpdateLenient: members with x-deserialize-* rules take their

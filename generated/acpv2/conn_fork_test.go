@@ -22,7 +22,7 @@ func (a *forkAgent) ForkSession(ctx context.Context, p *ForkSessionRequest) (*Fo
 // not answers "method not found".
 func TestConnUnstableMethod(t *testing.T) {
 	p := conntest.NewPair(t, testPackage)
-	if _, err := p.ClientConn.(*ClientSideConnection).ForkSession(conntest.Ctx(t), &ForkSessionRequest{SessionID: "s", Cwd: "/"}); !isCode(err, ErrorCodeMethodNotFound) {
+	if _, err := p.ClientConn.(*ClientSideConnection).ForkSession(conntest.Ctx(t), &ForkSessionRequest{SessionID: "s", Cwd: "/"}); !conntest.HasCode(err, int(ErrorCodeMethodNotFound)) {
 		t.Errorf("session/fork to an agent without it: %v", err)
 	}
 

@@ -77,20 +77,6 @@ func planOpsContent(t *testing.T, input string) (UpdateSessionNotification, Plan
 	return n, nil
 }
 
-// planOpsWantEntries fails unless got holds the entries of want, in order.
-func planOpsWantEntries(t *testing.T, got []PlanEntry, want ...PlanEntry) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%d entries, want %d: %+v", len(got), len(want), got)
-	}
-	for i := range want {
-		g, w := got[i], want[i]
-		if g.Content != w.Content || g.Priority != w.Priority || g.Status != w.Status {
-			t.Errorf("entry %d = {%q %q %q}, want {%q %q %q}", i, g.Content, g.Priority, g.Status, w.Content, w.Priority, w.Status)
-		}
-	}
-}
-
 // An "items" plan is stable: typed, with its plan id, in every build.
 func TestPlanOpsItemsTyped(t *testing.T) {
 	n, c := planOpsContent(t, planOpsItemsInput)
@@ -99,10 +85,10 @@ func TestPlanOpsItemsTyped(t *testing.T) {
 		if p.PlanID != "p3" {
 			t.Errorf("PlanID = %q, want p3", p.PlanID)
 		}
-		planOpsWantEntries(t, p.Entries,
-			PlanEntry{Content: "Step one", Priority: PlanEntryPriorityMedium, Status: PlanEntryStatusCompleted},
-			PlanEntry{Content: "Step two", Priority: PlanEntryPriorityHigh, Status: PlanEntryStatusPending},
-		)
+		jsontest.AssertShape(t, &p.Entries, jsontest.List{
+			jsontest.Some{"Content": "Step one", "Priority": "medium", "Status": "completed"},
+			jsontest.Some{"Content": "Step two", "Priority": "high", "Status": "pending"},
+		})
 	default:
 		t.Fatalf("plan content is %T, want *PlanUpdateContentItems", c)
 	}

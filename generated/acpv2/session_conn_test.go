@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"testing"
-	"time"
 
 	"github.com/acpgen/acpgen/internal/conformance"
+	"github.com/acpgen/acpgen/internal/conntest"
 )
 
 var testInfo = Implementation{Name: "test", Version: "1"}
@@ -54,28 +54,15 @@ func (*routingClient) RequestPermission(ctx context.Context, p *RequestPermissio
 // connect joins agent a and client c over pipes; the connections end with
 // the test.
 func connect(t *testing.T, a *sessionAgent, c Client) *ClientSideConnection {
-	t.Helper()
-	toAgent, fromClient := io.Pipe()
-	toClient, fromAgent := io.Pipe()
-	a.conn = NewAgentSideConnection(a, fromAgent, toAgent)
-	conn := NewClientSideConnection(c, fromClient, toClient)
-	t.Cleanup(func() {
-		fromClient.Close()
-		fromAgent.Close()
-		<-conn.Done()
-		<-a.conn.Done()
-	})
+	var conn *ClientSideConnection
+	a.conn, conn, _ = conntest.Link(t,
+		func(w io.Writer, r io.Reader) *AgentSideConnection { return NewAgentSideConnection(a, w, r) },
+		func(w io.Writer, r io.Reader) *ClientSideConnection { return NewClientSideConnection(c, w, r) })
 	return conn
 }
 
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 func TestSessionRouter(t *testing.T) {
-	ctx := testContext(t)
+	ctx := conntest.Ctx(t)
 	a := &sessionAgent{}
 	a.onNew = func(ctx context.Context, id SessionID) {
 		a.conn.UpdateSession(ctx, NewUpdateSessionNotification(id, NewSessionUpdateUsageUpdate(1, 10)))
@@ -130,21 +117,10 @@ func (planClient) RequestPermission(ctx context.Context, p *RequestPermissionReq
 	return NewRequestPermissionResponse(NewRequestPermissionOutcomeCancelled()), nil
 }
 
-func receive(t *testing.T, updates <-chan SessionUpdate) SessionUpdate {
-	t.Helper()
-	select {
-	case u := <-updates:
-		return u
-	case <-time.After(10 * time.Second):
-		t.Fatal("no session update")
-	}
-	return SessionUpdate{}
-}
-
 // TestSendPlanV2: a v2 client gets every plan as plan_update; markdown,
 // file and removal need the plan operations' build tag.
 func TestSendPlanV2(t *testing.T) {
-	ctx := testContext(t)
+	ctx := conntest.Ctx(t)
 	a := &sessionAgent{}
 	c := planClient{updates: make(chan SessionUpdate, 8)}
 	conn := connect(t, a, c)
@@ -170,7 +146,7 @@ func TestSendPlanV2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		u := receive(t, c.updates)
+		u := conntest.Receive(t, c.updates, "session update")
 		if u.Tag() != "plan_update" {
 			t.Errorf("%s plan sent as %q, want plan_update", p.Kind, u.Tag())
 		}
@@ -181,7 +157,7 @@ func TestSendPlanV2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		client.Apply(receive(t, c.updates))
+		client.Apply(conntest.Receive(t, c.updates, "session update"))
 	} else if !errors.Is(err, ErrPlanNotRepresentable) {
 		t.Errorf("RemovePlan = %v, want ErrPlanNotRepresentable", err)
 	}

@@ -1,15 +1,14 @@
 package acpv2
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/acpgen/acpgen/internal/jsontest"
 	"github.com/acpgen/acpgen/internal/sessiontest"
 )
 
@@ -22,55 +21,22 @@ func describe(c SessionChange) string { return sessiontest.Describe(c) }
 // pages into session states: testdata/session_corpus.golden holds what
 // each changed and where each session ends.
 func TestSessionCorpus(t *testing.T) {
-	states := map[string]*SessionState{}
-	state := func(id string) *SessionState {
-		if states[id] == nil {
-			states[id] = NewSessionState(SessionID(id))
-		}
-		return states[id]
-	}
-	got := sessiontest.Replay(t, sessiontest.Adapter{
-		Version: "v2",
-		Reset:   func() { states = map[string]*SessionState{} },
-		Apply: func(params []byte) (string, string, error) {
-			var n UpdateSessionNotification
-			if err := n.UnmarshalJSON(params); err != nil {
-				return "", "", err
-			}
-			return string(n.SessionID), describe(state(string(n.SessionID)).Apply(n.Update)), nil
-		},
-		SetConfigOptions: func(session string, result []byte) (string, error) {
-			var r SetSessionConfigOptionResponse
-			if err := r.UnmarshalJSON(result); err != nil {
-				return "", err
-			}
-			return describe(state(session).SetConfigOptions(r.ConfigOptions)), nil
-		},
-		Snapshot: func(session string) any { return state(session).Snapshot() },
-	}, false)
-	sessiontest.Golden(t, "testdata/session_corpus.golden", got, *updateGolden)
+	newState := func(id string) any { return NewSessionState(SessionID(id)) }
+	sessiontest.Corpus(t, "v2", definitions, "UpdateSessionNotification", newState, "testdata/session_corpus.golden", *updateGolden)
 }
 
 func decodeUpdate(t *testing.T, update string) SessionUpdate {
 	t.Helper()
-	var u SessionUpdate
-	if err := json.Unmarshal([]byte(update), &u); err != nil {
-		t.Fatalf("%s: %v", update, err)
-	}
-	return u
+	return jsontest.Decode[SessionUpdate](t, update)
 }
 
 func TestSessionStatePlans(t *testing.T) {
 	s := NewSessionState("s")
-	for _, step := range []struct{ update, change string }{
+	sessiontest.RunSteps(t, sessiontest.NewState(definitions, s), [][2]string{
 		{`{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"b","entries":[{"content":"a","priority":"high","status":"pending"}]}}`, "plan b"},
 		{`{"sessionUpdate":"plan_update","plan":{"type":"_outline","planId":"a","nodes":[1,2]}}`, "plan a"},
 		{`{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"b","entries":[]}}`, "plan b"},
-	} {
-		if got := describe(s.Apply(decodeUpdate(t, step.update))); got != step.change {
-			t.Errorf("%s: change = %s, want %s", step.update, got, step.change)
-		}
-	}
+	})
 	snap := s.Snapshot()
 	if len(snap.Plans) != 2 || snap.Plans[0].ID != "b" || snap.Plans[1].ID != "a" {
 		t.Fatalf("plans = %+v, want b then a", snap.Plans)
@@ -115,36 +81,15 @@ func TestSessionStateToolCalls(t *testing.T) {
 // alone and checks that the patch carries it into the tool call.
 func TestToolCallPatchCoversEveryMember(t *testing.T) {
 	values := map[string]string{
-		"kind": `"edit"`, "status": `"failed"`, "title": `"T"`, "name": `"n"`,
-		"content":   `[{"type":"content","content":{"type":"text","text":"x"}}]`,
-		"locations": `[{"path":"/p"}]`, "rawInput": `{"i":1}`, "rawOutput": `{"o":1}`, "_meta": `{"m":1}`,
 		"capabilities": `{"cancel":{}}`,
 	}
-	typ := reflect.TypeOf(ToolCallUpdate{})
-	for i := 0; i < typ.NumField(); i++ {
-		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-		if name == "toolCallId" || !typ.Field(i).IsExported() {
-			continue
-		}
-		value, ok := values[name]
-		if !ok {
-			t.Errorf("ToolCallUpdate.%s (%s): no test value; add it and its patch", typ.Field(i).Name, name)
-			continue
-		}
-		s := NewSessionState("s")
-		s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t"}`))
-		before, _ := s.ToolCall("t")
-		s.Apply(decodeUpdate(t, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":"t",%q:%s}`, name, value)))
-		after, _ := s.ToolCall("t")
-		if reflect.DeepEqual(before, after) {
-			t.Errorf("%s: the patch left the tool call as it was", name)
-		}
-	}
+	newState := func() any { return NewSessionState("s") }
+	sessiontest.PatchCoversEveryMember(t, definitions, newState, `{"sessionUpdate":"tool_call_update","toolCallId":"t"}`, values)
 }
 
 func TestSessionStateOthers(t *testing.T) {
 	s := NewSessionState("s")
-	for _, step := range []struct{ update, change string }{
+	sessiontest.RunSteps(t, sessiontest.NewState(definitions, s), [][2]string{
 		{`{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"web","description":"search"}]}`, "commands"},
 		{`{"sessionUpdate":"session_info_update","title":"First","updatedAt":"2025-01-01T00:00:00Z"}`, "info"},
 		{`{"sessionUpdate":"usage_update","used":10,"size":100}`, "usage"},
@@ -152,11 +97,7 @@ func TestSessionStateOthers(t *testing.T) {
 		{`{"sessionUpdate":"state_update","state":"running","background":[{"type":"tool_call","toolCallId":"t"}]}`, "state"},
 		{`{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":"hi"}}`, "nothing"},
 		{`{"sessionUpdate":"_custom","x":1}`, "nothing"},
-	} {
-		if got := describe(s.Apply(decodeUpdate(t, step.update))); got != step.change {
-			t.Errorf("%s: change = %s, want %s", step.update, got, step.change)
-		}
-	}
+	})
 	snap := s.Snapshot()
 	if len(snap.AvailableCommands) != 1 || snap.Title == nil || *snap.Title != "First" || snap.Usage == nil ||
 		snap.ConfigOptions == nil || snap.State == nil || snap.State.Tag() != "running" || len(snap.Background) != 1 {
@@ -189,22 +130,9 @@ func TestSessionSnapshotIsACopy(t *testing.T) {
 }
 
 func TestSessionStateConcurrent(t *testing.T) {
-	s := NewSessionState("s")
-	var wg sync.WaitGroup
-	for i := 0; i < 4; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			for j := 0; j < 50; j++ {
-				s.Apply(NewSessionUpdateToolCallUpdate(ToolCallUpdate{ToolCallID: ToolCallID(fmt.Sprint(i, "-", j))}))
-				_ = s.Snapshot()
-			}
-		}(i)
-	}
-	wg.Wait()
-	if n := len(s.Snapshot().ToolCalls); n != 200 {
-		t.Errorf("%d tool calls, want 200", n)
-	}
+	sessiontest.Concurrent(t, sessiontest.NewState(definitions, NewSessionState("s")), func(i, j int) string {
+		return fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":"%d-%d"}`, i, j)
+	})
 }
 
 // model is the rules of plans and tool calls, kept as simply as can be:

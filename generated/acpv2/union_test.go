@@ -7,64 +7,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/internal/deftest"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // fallbackUnions are the tagged unions whose unknown variants
 // TestUnknownTagsKeptByteExact checks.
-var fallbackUnions = []jsontest.FallbackUnion[UpdateSessionNotification]{
+var fallbackUnions = []jsontest.FallbackUnion{
 	{
-		Name:   "SessionUpdate",
-		TagKey: "sessionUpdate",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(SessionUpdate)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, sessionUpdateOther(t, *u)
-		},
+		Name:    "SessionUpdate",
+		TagKey:  "sessionUpdate",
 		Enclose: `{"sessionId":"sess_1","update":%s,"_meta":{"n":9007199254740993}}`,
-		Inner: func(t *testing.T, n *UpdateSessionNotification) jsontest.FallbackView {
-			return sessionUpdateOther(t, n.Update)
-		},
+		At:      "Update",
 	},
 	{
-		Name:   "ContentBlock",
-		TagKey: "type",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(ContentBlock)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, contentBlockOther(t, *u)
-		},
+		Name:    "ContentBlock",
+		TagKey:  "type",
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","messageId":"msg_1","content":%s}}`,
-		Inner: func(t *testing.T, n *UpdateSessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdateAgentMessageChunk)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdateAgentMessageChunk", n.Update.Value)
-			}
-			return contentBlockOther(t, c.Content)
-		},
+		At:      "Update.Value.(SessionUpdateAgentMessageChunk).Content",
 	},
 	{
-		Name:   "ToolCallContent",
-		TagKey: "type",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(ToolCallContent)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, toolCallContentOther(t, *u)
-		},
+		Name:    "ToolCallContent",
+		TagKey:  "type",
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call_1","content":%s}}`,
-		Inner: func(t *testing.T, n *UpdateSessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdateToolCallContentChunk)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdateToolCallContentChunk", n.Update.Value)
-			}
-			return toolCallContentOther(t, c.Content)
-		},
+		At:      "Update.Value.(SessionUpdateToolCallContentChunk).Content",
 	},
 	{
 		Name:   "PlanUpdateContent",
@@ -73,575 +39,146 @@ var fallbackUnions = []jsontest.FallbackUnion[UpdateSessionNotification]{
 		Input: func(tag string) string {
 			return `{"zeta":"first","type":"` + tag + `","planId":"plan_9","alpha":{"y":true,"b":[3,2,1]},"_meta":` + jsontest.BigMeta + `}`
 		},
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(PlanUpdateContent)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, planUpdateContentOther(t, *u)
-		},
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"plan_update","plan":%s}}`,
-		Inner: func(t *testing.T, n *UpdateSessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdatePlanUpdate)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdatePlanUpdate", n.Update.Value)
-			}
-			return planUpdateContentOther(t, c.Plan)
-		},
+		At:      "Update.Value.(SessionUpdatePlanUpdate).Plan",
+		Want:    jsontest.Some{"PlanID": "plan_9"},
+		Bare:    `{"type":"%s","planId":"plan_9"}`,
 	},
 }
 
-func sessionUpdateOther(t *testing.T, u SessionUpdate) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*SessionUpdateOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *SessionUpdateOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func contentBlockOther(t *testing.T, u ContentBlock) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*ContentBlockOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *ContentBlockOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func toolCallContentOther(t *testing.T, u ToolCallContent) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*ToolCallContentOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *ToolCallContentOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func planUpdateContentOther(t *testing.T, u PlanUpdateContent) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*PlanUpdateContentOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *PlanUpdateContentOther", u.Value)
-	}
-	if o.PlanID != "plan_9" {
-		t.Errorf("PlanID = %q, want plan_9", o.PlanID)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
 func TestUnknownTagsKeptByteExact(t *testing.T) {
-	jsontest.RunUnknownTags(t, fallbackUnions)
+	jsontest.RunUnknownTags(t, definitions, "UpdateSessionNotification", fallbackUnions)
 }
 
 func TestFallbackWithoutRaw(t *testing.T) {
-	cases := []struct {
-		v    any
-		want string
-	}{
-		{SessionUpdate{Value: &SessionUpdateOther{Tag: "_x"}}, `{"sessionUpdate":"_x"}`},
-		{ContentBlock{Value: &ContentBlockOther{Tag: "future"}}, `{"type":"future"}`},
-		{ToolCallContent{Value: &ToolCallContentOther{Tag: "_y"}}, `{"type":"_y"}`},
-		{PlanUpdateContent{Value: &PlanUpdateContentOther{Tag: "_z", PlanID: "p1"}}, `{"type":"_z","planId":"p1"}`},
-	}
-	for _, tc := range cases {
-		if out := jsontest.Marshal(t, tc.v); string(out) != tc.want {
-			t.Errorf("json.Marshal(%T) = %s, want %s", tc.v, out, tc.want)
-		}
-	}
-	for _, v := range []any{SessionUpdate{}, ContentBlock{}, ToolCallContent{}, PlanUpdateContent{}} {
-		if _, err := json.Marshal(v); err == nil {
-			t.Errorf("json.Marshal(%T{}) with nil Value succeeded, want error", v)
-		}
-	}
-	if tag := (SessionUpdate{}).Tag(); tag != "" {
-		t.Errorf("Tag() of empty union = %q, want empty", tag)
-	}
+	jsontest.RunFallbackWithoutRaw(t, definitions, fallbackUnions)
 }
 
 func TestSessionUpdateKnownTags(t *testing.T) {
-	cases := []struct {
-		name  string
-		in    string
-		check func(t *testing.T, v SessionUpdateVariant)
-	}{
-		{
-			name: "agent_message_chunk",
-			in:   `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}},"messageId":"msg_1"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentMessageChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.MessageID != "msg_1" {
-					t.Errorf("MessageID = %q", c.MessageID)
-				}
-				txt, ok := c.Content.Value.(*ContentBlockText)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if txt.Text != "Hello" || txt.Annotations == nil || len(txt.Annotations.Audience) != 2 || *txt.Annotations.Priority != 0.5 {
-					t.Errorf("text content = %+v", txt.TextContent)
-				}
-			},
-		},
-		{
-			name: "user_message_chunk",
-			in:   `{"sessionUpdate":"user_message_chunk","messageId":"msg_2","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUserMessageChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				l, ok := c.Content.Value.(*ContentBlockResourceLink)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if l.URI != "file:///w/a.go" || l.Name != "a.go" || l.Size == nil || *l.Size != 120 {
-					t.Errorf("resource link = %+v", l.ResourceLink)
-				}
-			},
-		},
-		{
-			name: "agent_thought_chunk",
-			in:   `{"sessionUpdate":"agent_thought_chunk","messageId":"msg_3","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentThoughtChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				img, ok := c.Content.Value.(*ContentBlockImage)
-				if !ok || img.MimeType != "image/png" || img.Data != "iVBORw0KGgo=" {
-					t.Errorf("content = %#v", c.Content.Value)
-				}
-			},
-		},
-		{
-			name: "user_message",
-			in:   `{"sessionUpdate":"user_message","messageId":"msg_4","content":[{"type":"text","text":"a"},{"type":"_custom_block","x":1}]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUserMessage)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				content := c.Content.Value
-				if c.MessageID != "msg_4" || !c.Content.Present || len(content) != 2 {
-					t.Fatalf("message = %+v", c.UserMessage)
-				}
-				if _, ok := content[0].Value.(*ContentBlockText); !ok {
-					t.Errorf("content[0] is %T", content[0].Value)
-				}
-				if o, ok := content[1].Value.(*ContentBlockOther); !ok || o.Tag != "_custom_block" {
-					t.Errorf("content[1] is %#v", content[1].Value)
-				}
-			},
-		},
-		{
-			name: "agent_message with empty content",
-			in:   `{"sessionUpdate":"agent_message","messageId":"msg_5","content":[]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentMessage)
-				if !ok || !c.Content.Present || c.Content.Null || c.Content.Value == nil || len(c.Content.Value) != 0 {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-		{
-			name: "tool_call_update",
-			in: `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","title":"Read a.go","kind":"read","status":"in_progress",` +
-				`"content":[{"type":"content","content":{"type":"text","text":"ok"}}],"locations":[{"path":"/w/a.go","line":3}],"rawInput":{"n":9007199254740993}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateToolCallUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				content := c.Content.Value
-				if c.ToolCallID != "call_1" || len(content) != 1 || len(c.Locations.Value) != 1 || !bytes.Contains(c.RawInput.Value, []byte(jsontest.BigNumber)) {
-					t.Fatalf("tool call update = %+v", c.ToolCallUpdate)
-				}
-				if _, ok := content[0].Value.(*ToolCallContentData); !ok {
-					t.Errorf("content[0] is %T", content[0].Value)
-				}
-			},
-		},
-		{
-			name: "tool_call_content_chunk",
-			in:   `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call_1","content":{"type":"diff","changes":[{"operation":"modify","path":"/w/a.go"},{"operation":"_rename_case","path":"/w/B.go"}],"patch":{"format":"git_patch","text":"@@"}}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateToolCallContentChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				d, ok := c.Content.Value.(*ToolCallContentDiff)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if len(d.Changes) != 2 || d.Patch == nil || d.Patch.Format != "git_patch" {
-					t.Fatalf("diff = %+v", d.Diff)
-				}
-				if m, ok := d.Changes[0].Value.(*DiffChangeModify); !ok || m.Path != "/w/a.go" {
-					t.Errorf("changes[0] = %#v", d.Changes[0].Value)
-				}
-				if d.Changes[1].Tag() != "_rename_case" {
-					t.Errorf("changes[1] tag = %q", d.Changes[1].Tag())
-				}
-			},
-		},
-		{
-			name: "plan_update",
-			in:   `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"plan_1","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Ship","priority":"_p0","status":"pending"}]}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdatePlanUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				items, ok := c.Plan.Value.(*PlanUpdateContentItems)
-				if !ok {
-					t.Fatalf("plan is %T", c.Plan.Value)
-				}
-				if items.PlanID != "plan_1" || len(items.Entries) != 2 || items.Entries[0].Priority != PlanEntryPriorityHigh {
-					t.Errorf("items = %+v", items.PlanItems)
-				}
-				if p := items.Entries[1].Priority; p.IsKnown() || !p.IsCustom() {
-					t.Errorf("custom priority %q: IsKnown %v IsCustom %v", p, p.IsKnown(), p.IsCustom())
-				}
-			},
-		},
-		{
-			name: "state_update",
-			in:   `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateStateUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				idle, ok := c.StateUpdate.Value.(*StateUpdateIdle)
-				if !ok {
-					t.Fatalf("state is %T", c.StateUpdate.Value)
-				}
-				if idle.IdleStateUpdate.Tag() != "end_turn" {
-					t.Errorf("stop reason %q", idle.IdleStateUpdate.Tag())
-				}
-			},
-		},
-		{
-			name: "available_commands_update",
-			in:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"web","description":"Search","input":{"type":"text","hint":"query"}},{"type":"_macro","name":"m","description":"Run macro"}]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAvailableCommandsUpdate)
-				if !ok || len(c.AvailableCommands) != 2 {
-					t.Fatalf("variant = %#v", v)
-				}
-				if _, ok := c.AvailableCommands[0].Value.(*AvailableCommandData); !ok {
-					t.Errorf("command[0] is %T", c.AvailableCommands[0].Value)
-				}
-				if c.AvailableCommands[1].Tag() != "_macro" {
-					t.Errorf("command[1] tag %q", c.AvailableCommands[1].Tag())
-				}
-			},
-		},
-		{
-			name: "usage_update",
-			in:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUsageUpdate)
-				if !ok || c.Used != 53000 || c.Size != 200000 {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-		{
-			name: "notice with custom severity",
-			in:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateNotice)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.Severity != "_vendor_alert" || c.Severity.IsKnown() || !c.Severity.IsCustom() || c.Title != "Heads up" {
-					t.Errorf("notice = %+v", c.Notice)
-				}
-			},
-		},
-		{
-			name: "session_info_update",
-			in:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				if _, ok := v.(*SessionUpdateSessionInfoUpdate); !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				jsontest.AssertBigNumber(t, jsontest.Marshal(t, v))
-			},
-		},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			tc.check(t, u.Value)
-			if want := jsontest.MustValue(t, []byte(tc.in)).(map[string]any)["sessionUpdate"]; u.Tag() != want {
-				t.Errorf("Tag() = %q, want %q", u.Tag(), want)
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-			jsontest.AssertSame(t, jsontest.Marshal(t, u.Value), []byte(tc.in))
-
-			params := `{"sessionId":"sess_1","update":` + tc.in + `}`
-			var n UpdateSessionNotification
-			if err := json.Unmarshal([]byte(params), &n); err != nil {
-				t.Fatalf("decode params: %v", err)
-			}
-			tc.check(t, n.Update.Value)
-			jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(params))
-		})
-	}
+	type (
+		some = jsontest.Some
+		list = jsontest.List
+	)
+	is := jsontest.Is
+	jsontest.RunKnownTags(t, definitions, sessionUpdate, append([]jsontest.TagCase{{
+		Name: "agent_message_chunk",
+		In:   `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}},"messageId":"msg_1"}`,
+		Want: is("SessionUpdateAgentMessageChunk", some{"MessageID": "msg_1", "Content": is("ContentBlockText", some{
+			"Text": "Hello", "Annotations": some{"Audience": list{"user", "assistant"}, "Priority": 0.5},
+		})}),
+	}, {
+		Name: "user_message_chunk",
+		In:   `{"sessionUpdate":"user_message_chunk","messageId":"msg_2","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
+		Want: is("SessionUpdateUserMessageChunk", some{"Content": is("ContentBlockResourceLink", some{"URI": "file:///w/a.go", "Name": "a.go", "Size": 120})}),
+	}, {
+		Name: "agent_thought_chunk",
+		In:   `{"sessionUpdate":"agent_thought_chunk","messageId":"msg_3","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
+		Want: is("SessionUpdateAgentThoughtChunk", some{"Content": is("ContentBlockImage", some{"MimeType": "image/png", "Data": "iVBORw0KGgo="})}),
+	}, {
+		Name: "user_message",
+		In:   `{"sessionUpdate":"user_message","messageId":"msg_4","content":[{"type":"text","text":"a"},{"type":"_custom_block","x":1}]}`,
+		Want: is("SessionUpdateUserMessage", some{"MessageID": "msg_4", "Content": some{"Present": true, "Value": list{
+			is("ContentBlockText", nil),
+			is("ContentBlockOther", some{"Tag": "_custom_block"}),
+		}}}),
+	}, {
+		Name: "agent_message with empty content",
+		In:   `{"sessionUpdate":"agent_message","messageId":"msg_5","content":[]}`,
+		Want: is("SessionUpdateAgentMessage", some{"Content": some{"Present": true, "Null": false, "Value": list{}}}),
+	}, {
+		Name: "tool_call_update",
+		In: `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","title":"Read a.go","kind":"read","status":"in_progress",` +
+			`"content":[{"type":"content","content":{"type":"text","text":"ok"}}],"locations":[{"path":"/w/a.go","line":3}],"rawInput":{"n":9007199254740993}}`,
+		Want: is("SessionUpdateToolCallUpdate", some{
+			"ToolCallID": "call_1",
+			"Content":    some{"Value": list{is("ToolCallContentData", nil)}},
+			"Locations":  some{"Value": list{jsontest.NotZero{}}},
+			"RawInput":   some{"Value": jsontest.Contains(jsontest.BigNumber)},
+		}),
+	}, {
+		Name: "tool_call_content_chunk",
+		In:   `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call_1","content":{"type":"diff","changes":[{"operation":"modify","path":"/w/a.go"},{"operation":"_rename_case","path":"/w/B.go"}],"patch":{"format":"git_patch","text":"@@"}}}`,
+		Want: is("SessionUpdateToolCallContentChunk", some{"Content": is("ToolCallContentDiff", some{
+			"Changes": list{is("DiffChangeModify", some{"Path": "/w/a.go"}), some{"Tag()": "_rename_case"}},
+			"Patch":   some{"Format": "git_patch"},
+		})}),
+	}, {
+		Name: "plan_update",
+		In:   `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"plan_1","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Ship","priority":"_p0","status":"pending"}]}}`,
+		Want: is("SessionUpdatePlanUpdate", some{"Plan": is("PlanUpdateContentItems", some{"PlanID": "plan_1", "Entries": list{
+			some{"Priority": "high"},
+			some{"Priority": some{"IsKnown()": false, "IsCustom()": true}},
+		}})}),
+	}, {
+		Name: "state_update",
+		In:   `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`,
+		Want: is("SessionUpdateStateUpdate", some{"StateUpdate": is("StateUpdateIdle", some{"IdleStateUpdate": some{"Tag()": "end_turn"}})}),
+	}, {
+		Name: "available_commands_update",
+		In:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"web","description":"Search","input":{"type":"text","hint":"query"}},{"type":"_macro","name":"m","description":"Run macro"}]}`,
+		Want: is("SessionUpdateAvailableCommandsUpdate", some{"AvailableCommands": list{is("AvailableCommandData", nil), some{"Tag()": "_macro"}}}),
+	}, {
+		Name: "usage_update",
+		In:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
+		Want: is("SessionUpdateUsageUpdate", some{"Used": 53000, "Size": 200000}),
+	}, {
+		Name: "session_info_update",
+		In:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
+		Want: is("SessionUpdateSessionInfoUpdate", some{"Meta": some{"Value": jsontest.Contains(jsontest.BigNumber)}}),
+	}}, deftest.SessionUpdateKnownTags...))
 }
 
+// sessionUpdate is SessionUpdate, alone and in session/update params.
+var sessionUpdate = deftest.SessionUpdate("UpdateSessionNotification")
+
 func TestContentBlockKnownTags(t *testing.T) {
-	cases := []struct {
-		in   string
-		want reflect.Type
-	}{
-		{`{"type":"text","text":"hi","_meta":{"n":9007199254740993}}`, reflect.TypeOf(&ContentBlockText{})},
-		{`{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","uri":"file:///a.png"}`, reflect.TypeOf(&ContentBlockImage{})},
-		{`{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}`, reflect.TypeOf(&ContentBlockAudio{})},
-		{`{"type":"resource_link","uri":"file:///a.go","name":"a.go","mimeType":"text/x-go","title":"A","description":"d"}`, reflect.TypeOf(&ContentBlockResourceLink{})},
-		{`{"type":"resource","resource":{"uri":"file:///a.txt","text":"hello","mimeType":"text/plain"}}`, reflect.TypeOf(&ContentBlockResource{})},
-		{`{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAEC","mimeType":"application/octet-stream"}}`, reflect.TypeOf(&ContentBlockResource{})},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var u ContentBlock
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if got := reflect.TypeOf(u.Value); got != tc.want {
-				t.Fatalf("variant is %v, want %v", got, tc.want)
-			}
-			switch v := u.Value.(type) {
-			case *ContentBlockText:
-				if v.Text != "hi" || !bytes.Contains(v.Meta, []byte(jsontest.BigNumber)) {
-					t.Errorf("text = %+v", v.TextContent)
-				}
-			case *ContentBlockImage:
-				if v.URI == nil || *v.URI != "file:///a.png" {
-					t.Errorf("image = %+v", v.ImageContent)
-				}
-			case *ContentBlockAudio:
-				if v.MimeType != "audio/wav" {
-					t.Errorf("audio = %+v", v.AudioContent)
-				}
-			case *ContentBlockResourceLink:
-				if v.Title == nil || *v.Title != "A" || v.MimeType == nil || *v.MimeType != "text/x-go" {
-					t.Errorf("resource link = %+v", v.ResourceLink)
-				}
-			case *ContentBlockResource:
-				switch r := v.Resource.Value.(type) {
-				case *EmbeddedResourceDataTextResourceContents:
-					if r.Text != "hello" {
-						t.Errorf("text resource = %+v", r.TextResourceContents)
-					}
-				case *EmbeddedResourceDataBlobResourceContents:
-					if r.Blob != "AAEC" {
-						t.Errorf("blob resource = %+v", r.BlobResourceContents)
-					}
-				default:
-					t.Errorf("resource is %T", r)
-				}
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-		})
-	}
+	jsontest.RunKnownTags(t, definitions, jsontest.TaggedUnion{Name: "ContentBlock", TagKey: "type"}, deftest.ContentBlockKnownTags)
 }
 
 func TestToolCallContentKnownTags(t *testing.T) {
-	cases := []struct {
-		in    string
-		check func(t *testing.T, v ToolCallContentVariant)
-	}{
-		{`{"type":"content","content":{"type":"text","text":"done"}}`, func(t *testing.T, v ToolCallContentVariant) {
-			c, ok := v.(*ToolCallContentData)
-			if !ok {
-				t.Fatalf("variant is %T", v)
-			}
-			if txt, ok := c.Content.Content.Value.(*ContentBlockText); !ok || txt.Text != "done" {
-				t.Errorf("content = %#v", c.Content.Content.Value)
-			}
-		}},
-		{`{"type":"diff","changes":[{"operation":"add","path":"/w/new.go","fileType":"text"}]}`, func(t *testing.T, v ToolCallContentVariant) {
-			d, ok := v.(*ToolCallContentDiff)
-			if !ok || len(d.Changes) != 1 || d.Patch != nil {
-				t.Fatalf("variant = %#v", v)
-			}
-			if a, ok := d.Changes[0].Value.(*DiffChangeAdd); !ok || a.Path != "/w/new.go" {
-				t.Errorf("change = %#v", d.Changes[0].Value)
-			}
-		}},
-		{`{"type":"terminal","terminalId":"term_9"}`, func(t *testing.T, v ToolCallContentVariant) {
-			if term, ok := v.(*ToolCallContentTerminal); !ok || term.TerminalID != "term_9" {
-				t.Errorf("variant = %#v", v)
-			}
-		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var u ToolCallContent
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			tc.check(t, u.Value)
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-		})
-	}
+	is := jsontest.Is
+	jsontest.RunKnownTags(t, definitions, jsontest.TaggedUnion{Name: "ToolCallContent", TagKey: "type"}, append([]jsontest.TagCase{
+		{In: `{"type":"diff","changes":[{"operation":"add","path":"/w/new.go","fileType":"text"}]}`, Want: is("ToolCallContentDiff", jsontest.Some{"Patch": nil, "Changes": jsontest.List{is("DiffChangeAdd", jsontest.Some{"Path": "/w/new.go"})}})},
+	}, deftest.ToolCallContentKnownTags...))
 }
 
 func TestSharedPayloadVariants(t *testing.T) {
-	cases := []struct {
-		tag  string
-		want reflect.Type
-		make func(ContentChunk) SessionUpdateVariant
-	}{
-		{"user_message_chunk", reflect.TypeOf(&SessionUpdateUserMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateUserMessageChunk{c} }},
-		{"agent_message_chunk", reflect.TypeOf(&SessionUpdateAgentMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentMessageChunk{c} }},
-		{"agent_thought_chunk", reflect.TypeOf(&SessionUpdateAgentThoughtChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentThoughtChunk{c} }},
-	}
-	seen := map[reflect.Type]string{}
-	for _, tc := range cases {
-		t.Run(tc.tag, func(t *testing.T) {
-			in := `{"sessionUpdate":"` + tc.tag + `","messageId":"m1","content":{"type":"text","text":"same payload"}}`
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			got := reflect.TypeOf(u.Value)
-			if got != tc.want {
-				t.Fatalf("variant is %v, want %v", got, tc.want)
-			}
-			if other, dup := seen[got]; dup {
-				t.Errorf("%s and %s decode to the same type %v", other, tc.tag, got)
-			}
-			seen[got] = tc.tag
-			if u.Tag() != tc.tag {
-				t.Errorf("Tag() = %q", u.Tag())
-			}
-			out := jsontest.Marshal(t, u)
-			if !bytes.Equal(out, []byte(in)) {
-				t.Errorf("re-encoded %s, want %s", out, in)
-			}
-
-			// Built by hand from the shared payload, each writes its own tag.
-			chunk := ContentChunk{MessageID: "m1", Content: ContentBlock{Value: &ContentBlockText{TextContent{Text: "same payload"}}}}
-			built := SessionUpdate{Value: tc.make(chunk)}
-			if built.Tag() != tc.tag {
-				t.Errorf("built Tag() = %q", built.Tag())
-			}
-			if out := jsontest.Marshal(t, built); string(out) != in {
-				t.Errorf("built encodes as %s, want %s", out, in)
-			}
-		})
-	}
-}
-
-// decodeErrorCase is JSON that must not decode; field lists parts the error's
-// JSON path must contain, in order.
-type decodeErrorCase struct {
-	name  string
-	in    string
-	field []string
-	msg   string // substring of the message, if set
+	jsontest.RunSharedPayload(t, definitions, sessionUpdate, `"messageId":"m1","content":{"type":"text","text":"same payload"}`, deftest.ChunkVariants)
 }
 
 func TestSessionUpdateDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"messageId":"m","content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
-		{"null tag is missing", `{"sessionUpdate":null,"messageId":"m","content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
-		{"number tag", `{"sessionUpdate":5,"content":{"type":"text","text":"x"}}`, []string{"update", "sessionUpdate"}, ""},
-		{"bool tag", `{"sessionUpdate":true}`, []string{"update", "sessionUpdate"}, ""},
-		{"object tag", `{"sessionUpdate":{"x":1}}`, []string{"update", "sessionUpdate"}, ""},
-		{"array", `[{"sessionUpdate":"agent_message_chunk"}]`, []string{"update"}, "array"},
-		{"string", `"agent_message_chunk"`, []string{"update"}, "string"},
-		{"number", `42`, []string{"update"}, "number"},
-		{"bool", `false`, []string{"update"}, "bool"},
-		{"known tag, content not an object", `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":5}`, []string{"update", "content"}, ""},
-		{"known tag, content without type", `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"text":"x"}}`, []string{"update", "content"}, `without "type"`},
-		{"known tag, bad text", `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":5}}`, []string{"update", "content", "text"}, ""},
-		{"known tag, bad tool content", `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":{"type":"terminal","terminalId":5}}`, []string{"update", "content", "terminalId"}, ""},
-		{"known tag, bad plan", `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":{}}}`, []string{"update", "plan", "entries"}, ""},
-		{"known tag, bad number", `{"sessionUpdate":"usage_update","used":-1,"size":1}`, []string{"update", "used"}, ""},
-		{"known tag, state without tag", `{"sessionUpdate":"state_update","stopReason":"end_turn"}`, []string{"update", "state"}, `without "state"`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n UpdateSessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":`+tc.in+`}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-			if _, other := n.Update.Value.(*SessionUpdateOther); other {
-				t.Errorf("decoded into the fallback variant: %s", n.Update.Value.(*SessionUpdateOther).Raw)
-			}
-
-			var u SessionUpdate
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*SessionUpdateOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, sessionUpdate, append([]jsontest.ErrorCase{
+		{Name: "missing tag", In: `{"messageId":"m","content":{"type":"text","text":"x"}}`, Field: []string{"update"}, Msg: `without "sessionUpdate"`},
+		{Name: "null tag is missing", In: `{"sessionUpdate":null,"messageId":"m","content":{"type":"text","text":"x"}}`, Field: []string{"update"}, Msg: `without "sessionUpdate"`},
+		{Name: "known tag, content not an object", In: `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":5}`, Field: []string{"update", "content"}},
+		{Name: "known tag, content without type", In: `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"text":"x"}}`, Field: []string{"update", "content"}, Msg: `without "type"`},
+		{Name: "known tag, bad text", In: `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":5}}`, Field: []string{"update", "content", "text"}},
+		{Name: "known tag, bad tool content", In: `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":{"type":"terminal","terminalId":5}}`, Field: []string{"update", "content", "terminalId"}},
+		{Name: "known tag, bad plan", In: `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":{}}}`, Field: []string{"update", "plan", "entries"}},
+		{Name: "known tag, state without tag", In: `{"sessionUpdate":"state_update","stopReason":"end_turn"}`, Field: []string{"update", "state"}, Msg: `without "state"`},
+	}, deftest.SessionUpdateErrors...))
 }
 
 func TestContentBlockDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"text":"x"}`, []string{"update", "content"}, `without "type"`},
-		{"null tag is missing", `{"type":null,"text":"x"}`, []string{"update", "content"}, `without "type"`},
-		{"number tag", `{"type":7,"text":"x"}`, []string{"update", "content", "type"}, ""},
-		{"array", `[{"type":"text","text":"x"}]`, []string{"update", "content"}, "array"},
-		{"string", `"text"`, []string{"update", "content"}, "string"},
-		{"known tag, bad text", `{"type":"text","text":5}`, []string{"update", "content", "text"}, ""},
-		{"known tag, bad image", `{"type":"image","data":1,"mimeType":"image/png"}`, []string{"update", "content", "data"}, ""},
-		{"known tag, resource not an object", `{"type":"resource","resource":"file:///a"}`, []string{"update", "content", "resource"}, ""},
-		{"known tag, bad uri", `{"type":"resource_link","uri":5,"name":"a"}`, []string{"update", "content", "uri"}, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n UpdateSessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","messageId":"m","content":`+tc.in+`}}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-
-			var u ContentBlock
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*ContentBlockOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "ContentBlock",
+		Params:  "UpdateSessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","messageId":"m","content":%s}}`,
+		At:      "Update.Value.Content",
+	}, append([]jsontest.ErrorCase{
+		{Name: "known tag, bad uri", In: `{"type":"resource_link","uri":5,"name":"a"}`, Field: []string{"update", "content", "uri"}},
+	}, deftest.ContentBlockErrors...))
 }
 
 func TestToolCallContentDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
-		{"null tag is missing", `{"type":null,"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
-		{"number tag", `{"type":1}`, []string{"update", "content", "type"}, ""},
-		{"string", `"diff"`, []string{"update", "content"}, "string"},
-		{"known tag, bad diff", `{"type":"diff","changes":{"operation":"add"}}`, []string{"update", "content", "changes"}, ""},
-		{"known tag, bad inner block", `{"type":"content","content":{"type":"text","text":{}}}`, []string{"update", "content", "content", "text"}, ""},
-		{"known tag, inner block without type", `{"type":"content","content":{"text":"x"}}`, []string{"update", "content", "content"}, `without "type"`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n UpdateSessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":`+tc.in+`}}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-
-			var u ToolCallContent
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*ToolCallContentOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "ToolCallContent",
+		Params:  "UpdateSessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":%s}}`,
+		At:      "Update.Value.Content",
+	}, append([]jsontest.ErrorCase{
+		{Name: "known tag, bad diff", In: `{"type":"diff","changes":{"operation":"add"}}`, Field: []string{"update", "content", "changes"}},
+	}, deftest.ToolCallContentErrors...))
 }
 
 func TestPlanUpdateContent(t *testing.T) {
@@ -674,25 +211,18 @@ func TestPlanUpdateContent(t *testing.T) {
 			t.Errorf("re-encoded %s", out)
 		}
 	})
-	for _, tc := range []decodeErrorCase{
-		{"custom type without planId", `{"type":"_custom","body":1}`, []string{"update", "plan"}, `without "planId"`},
-		{"future type without planId", `{"type":"future","body":1}`, []string{"update", "plan"}, `without "planId"`},
-		{"planId not a string", `{"type":"_custom","planId":7}`, []string{"update", "plan", "planId"}, ""},
-		{"missing type", `{"planId":"p","entries":[]}`, []string{"update", "plan"}, `without "type"`},
-		{"not an object", `["items"]`, []string{"update", "plan"}, "array"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var u PlanUpdateContent
-			err := json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*PlanUpdateContentOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-			var n UpdateSessionNotification
-			err = json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":`+tc.in+`}}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "PlanUpdateContent",
+		Params:  "UpdateSessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":%s}}`,
+		At:      "Update.Value.Plan",
+	}, []jsontest.ErrorCase{
+		{Name: "custom type without planId", In: `{"type":"_custom","body":1}`, Field: []string{"update", "plan"}, Msg: `without "planId"`},
+		{Name: "future type without planId", In: `{"type":"future","body":1}`, Field: []string{"update", "plan"}, Msg: `without "planId"`},
+		{Name: "planId not a string", In: `{"type":"_custom","planId":7}`, Field: []string{"update", "plan", "planId"}},
+		{Name: "missing type", In: `{"planId":"p","entries":[]}`, Field: []string{"update", "plan"}, Msg: `without "type"`},
+		{Name: "not an object", In: `["items"]`, Field: []string{"update", "plan"}, Msg: "array"},
+	})
 }
 
 // skipIfUnstable skips the test when v is the variant type name, which
@@ -806,92 +336,25 @@ func TestNestedUnknownVariants(t *testing.T) {
 }
 
 func TestRequestID(t *testing.T) {
-	num, str := reflect.TypeOf(RequestIDNumber(0)), reflect.TypeOf(RequestIDStr(""))
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `0`, Want: num},
-		{In: `42`, Want: num},
-		{In: `-7`, Want: num},
-		{In: `9007199254740993`, Want: num},
-		{In: `"req-1"`, Want: str},
-		{In: `""`, Want: str},
-		{In: `"42"`, Want: str},
-		{In: `true`, Want: nil, Msg: "fits none of Number, Str"},
-		{In: `{"id":1}`, Want: nil, Msg: "fits none of Number, Str"},
-		{In: `[1]`, Want: nil, Msg: "fits none of Number, Str"},
-		{In: `1.5`, Want: nil},
-		{In: `18446744073709551616`, Want: nil},
-	}, func(u *RequestID) any { return u.Value })
-
-	for _, in := range []string{`42`, `"42"`} {
-		var u RequestID
-		if err := json.Unmarshal([]byte(in), &u); err != nil {
-			t.Fatal(err)
-		}
-		switch v := u.Value.(type) {
-		case RequestIDNumber:
-			if in != "42" || v != 42 {
-				t.Errorf("%s gave number %d", in, v)
-			}
-		case RequestIDStr:
-			if in != `"42"` || v != "42" {
-				t.Errorf("%s gave string %q", in, v)
-			}
-		default:
-			t.Errorf("%s gave %T", in, v)
-		}
-	}
+	jsontest.RunUntaggedDef(t, definitions, "RequestId", deftest.RequestIDs("fits none of Number, Str"))
 }
 
 func TestEmbeddedResourceData(t *testing.T) {
-	text := reflect.TypeOf(&EmbeddedResourceDataTextResourceContents{})
-	blob := reflect.TypeOf(&EmbeddedResourceDataBlobResourceContents{})
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `{"text":"hello","uri":"file:///a.txt"}`, Want: text},
-		{In: `{"text":"","uri":"file:///empty.txt","mimeType":"text/plain"}`, Want: text},
-		{In: `{"blob":"AAEC","uri":"file:///a.bin"}`, Want: blob},
-		{In: `{"blob":"","uri":"file:///empty.bin","mimeType":"application/octet-stream"}`, Want: blob},
-		{In: `"file:///a.txt"`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `[]`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `7`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `{"uri":"file:///a"}`, Want: nil},
-		{In: `{"text":5,"uri":"file:///a"}`, Want: nil},
-	}, func(u *EmbeddedResourceData) any { return u.Value })
-
-	var u EmbeddedResourceData
-	if err := json.Unmarshal([]byte(`{"uri":"file:///a.bin","blob":"AAEC"}`), &u); err != nil {
-		t.Fatal(err)
-	}
-	if b, ok := u.Value.(*EmbeddedResourceDataBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
-		t.Errorf("blob resource decoded as %#v", u.Value)
-	}
+	jsontest.RunUntaggedDef(t, definitions, "EmbeddedResourceResource", append([]jsontest.UntaggedDefCase{
+		{In: `{"text":"","uri":"file:///empty.txt","mimeType":"text/plain"}`, Want: jsontest.Is("EmbeddedResourceDataTextResourceContents", nil)},
+		{In: `{"blob":"","uri":"file:///empty.bin","mimeType":"application/octet-stream"}`, Want: jsontest.Is("EmbeddedResourceDataBlobResourceContents", nil)},
+	}, deftest.EmbeddedResources...))
 }
 
 func TestElicitationContentValue(t *testing.T) {
-	other := reflect.TypeOf(&ElicitationContentValueOther{})
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `"text"`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
-		{In: `""`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
-		{In: `42`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
-		{In: `-9007199254740993`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
-		{In: `1.5`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
-		{In: `-0.25`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
-		{In: `true`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
-		{In: `false`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
-		{In: `["a","b"]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
-		{In: `[]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
+	other := jsontest.Is("ElicitationContentValueOther", nil)
+	jsontest.RunUntaggedDef(t, definitions, "ElicitationContentValue", append([]jsontest.UntaggedDefCase{
 		{In: `{"z":1,"a":{"n":9007199254740993}}`, Want: other},
 		{In: `{}`, Want: other},
 		{In: `[1,"a"]`, Want: other},
 		{In: `1e400`, Want: other},
-	}, func(u *ElicitationContentValue) any { return u.Value })
-
-	var u ElicitationContentValue
-	if err := json.Unmarshal([]byte(`{"z":1,"a":2}`), &u); err != nil {
-		t.Fatal(err)
-	}
-	if o, ok := u.Value.(*ElicitationContentValueOther); !ok || string(o.Raw) != `{"z":1,"a":2}` {
-		t.Errorf("object decoded as %#v", u.Value)
-	}
+		{In: `{"z":1,"a":2}`, Want: jsontest.Is("ElicitationContentValueOther", jsontest.Some{"Raw": `{"z":1,"a":2}`})},
+	}, deftest.ElicitationContentValues...))
 }
 
 // TestElicitationContentNull: the Other alternative is any JSON value, null
@@ -913,47 +376,17 @@ func TestElicitationContentNull(t *testing.T) {
 }
 
 func TestErrorCode(t *testing.T) {
-	cases := []struct {
-		in    string
-		code  ErrorCode
-		known bool
-	}{
-		{`{"code":-32601,"message":"Method not found"}`, ErrorCodeMethodNotFound, true},
-		{`{"code":-32000,"message":"Auth required"}`, ErrorCodeAuthenticationRequired, true},
-		{`{"code":-32022,"message":"Unsupported","data":{"requested":3,"supported":[1,2]}}`, ErrorCodeUnsupportedProtocolVersion, true},
-		{`{"code":-32002,"message":"Not found","data":{"sessionId":"sess_1"}}`, ErrorCodeResourceNotFound, true},
-		{`{"code":-32099,"message":"Vendor error","data":{"n":9007199254740993}}`, -32099, false},
-		{`{"code":0,"message":"zero","data":"text"}`, 0, false},
-		{`{"code":2147483647,"message":"max","data":[1,{"b":2,"a":1}]}`, 2147483647, false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var e Error
-			if err := json.Unmarshal([]byte(tc.in), &e); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if e.Code != tc.code || e.Code.IsKnown() != tc.known {
-				t.Errorf("code %d known %v, want %d %v", e.Code, e.Code.IsKnown(), tc.code, tc.known)
-			}
-			if out := jsontest.Marshal(t, e); string(out) != tc.in {
-				t.Errorf("re-encoded %s, want %s", out, tc.in)
-			}
-		})
-	}
-	var e Error
-	if err := json.Unmarshal([]byte(`{"code":-32022,"message":"m","data":{"requested":3,"supported":[1,2]}}`), &e); err != nil {
-		t.Fatal(err)
-	}
-	if e.Data == nil {
-		t.Fatal("no data")
-	}
-	if d, ok := e.Data.Value.(*ErrorDataUnsupportedProtocolVersion); !ok || len(d.Supported) != 2 {
-		t.Errorf("data decoded as %#v", e.Data.Value)
-	}
-	for _, in := range []string{`{"code":"-32601","message":"m"}`, `{"code":1.5,"message":"m"}`, `{"code":2147483648,"message":"m"}`} {
-		var e Error
-		jsontest.AssertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
-	}
+	jsontest.RunDefCases(t, definitions, "Error", append([]jsontest.DefCase{
+		{In: `{"code":-32022,"message":"Unsupported","data":{"requested":3,"supported":[1,2]}}`, Want: deftest.ErrorCode(-32022, true), Valid: true, Exact: true},
+		{In: `{"code":-32002,"message":"Not found","data":{"sessionId":"sess_1"}}`, Want: deftest.ErrorCode(-32002, true), Valid: true, Exact: true},
+		{In: `{"code":-32099,"message":"Vendor error","data":{"n":9007199254740993}}`, Want: deftest.ErrorCode(-32099, false), Valid: true, Exact: true},
+		{In: `{"code":0,"message":"zero","data":"text"}`, Want: deftest.ErrorCode(0, false), Valid: true, Exact: true},
+		{In: `{"code":2147483647,"message":"max","data":[1,{"b":2,"a":1}]}`, Want: deftest.ErrorCode(2147483647, false), Valid: true, Exact: true},
+		{
+			In:   `{"code":-32022,"message":"m","data":{"requested":3,"supported":[1,2]}}`,
+			Want: jsontest.Some{"Data": jsontest.Is("ErrorDataUnsupportedProtocolVersion", jsontest.Some{"Supported": jsontest.List{1, 2}})},
+		},
+	}, deftest.ErrorCodes...))
 }
 
 func TestOpenEnums(t *testing.T) {
@@ -995,21 +428,13 @@ func TestClosedEnums(t *testing.T) {
 // ("null clears it", "null resets it"), null differs from an absent member and
 // must survive a round trip.
 func TestNullForPatchFields(t *testing.T) {
-	for _, in := range []string{
-		`{"sessionUpdate":"tool_call_update","toolCallId":"c","_meta":null}`,
-		`{"sessionUpdate":"tool_call_update","toolCallId":"c","title":null,"name":null}`,
-		`{"sessionUpdate":"tool_call_update","toolCallId":"c","kind":null,"status":null,"capabilities":null}`,
-		`{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"t","kind":"read"}`,
-		`{"sessionUpdate":"usage_update","used":1,"size":2,"cost":null}`,
-		`{"sessionUpdate":"session_info_update","title":null,"updatedAt":null}`,
-		`{"sessionUpdate":"agent_message","messageId":"m","_meta":null}`,
-	} {
-		t.Run(in, func(t *testing.T) {
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(in))
-		})
-	}
+	jsontest.RunDefCases(t, definitions, "SessionUpdate", []jsontest.DefCase{
+		{In: `{"sessionUpdate":"tool_call_update","toolCallId":"c","_meta":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"tool_call_update","toolCallId":"c","title":null,"name":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"tool_call_update","toolCallId":"c","kind":null,"status":null,"capabilities":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"t","kind":"read"}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"usage_update","used":1,"size":2,"cost":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"session_info_update","title":null,"updatedAt":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"agent_message","messageId":"m","_meta":null}`, Want: jsontest.NotZero{}, Valid: true},
+	})
 }

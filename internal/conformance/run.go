@@ -120,3 +120,26 @@ func RunMessages(t *testing.T, p Package, decode func(data []byte, method string
 		t.Error("no message round-tripped")
 	}
 }
+
+// RunAll runs, in subtests, the corpus tests of p (Run, RunMessages,
+// RunMutations and RunExtraMembers) with the corpus of its build: the
+// stable pages against the stable schema, and with the unstable tag the
+// draft pages too, against the unstable schema. decode is the package's
+// DecodeMessage.
+func RunAll(t *testing.T, p Package, unstable bool, decode func(data []byte, method string) (any, error)) {
+	p.File = p.Version + "/schema.json"
+	min := 50
+	if unstable {
+		p.File, p.Drafts, min = p.Version+"/schema.unstable.json", true, 100
+	}
+	// Each message decodes to its typed value, re-encodes alike and
+	// validates against the schema.
+	t.Run("Conformance", func(t *testing.T) { Run(t, p, min) })
+	// Each message goes through DecodeMessage and back.
+	t.Run("Messages", func(t *testing.T) { RunMessages(t, p, decode) })
+	// Dropped required keys and retyped lenient members follow the schema's
+	// rules.
+	t.Run("Mutations", func(t *testing.T) { RunMutations(t, p, 20) })
+	// A member the schema does not name is written back.
+	t.Run("ExtraMembers", func(t *testing.T) { RunExtraMembers(t, p, 50) })
+}

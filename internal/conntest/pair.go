@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -272,3 +273,78 @@ func (r *RawPeer) Exchange(cases []Line) {
 
 // Line is a line sent and the line it is answered with ("" for none).
 type Line [2]string
+
+// Receive returns the next value of ch, failing the test when none comes
+// within 10 seconds; what names the values in the message.
+func Receive[T any](t testing.TB, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no %s", what)
+	}
+	var zero T
+	return zero
+}
+
+// SetLimits copies the limits of o into limits, a pointer to the Limits of
+// a generated package, field by field by name.
+func SetLimits(o Options, limits any) {
+	dst, src := reflect.ValueOf(limits).Elem(), reflect.ValueOf(o)
+	for i := 0; i < dst.NumField(); i++ {
+		if f := src.FieldByName(dst.Type().Field(i).Name); f.IsValid() {
+			dst.Field(i).Set(f.Convert(dst.Field(i).Type()))
+		}
+	}
+}
+
+// HasCode reports whether the first JSON-RPC error of a generated package
+// (a *Error) that err is or wraps, as errors.As finds it, has the code.
+func HasCode(err error, code int) bool {
+	found, ok := rpcCode(err)
+	return ok && found == int64(code)
+}
+
+// rpcCode returns the code of the first *Error in the tree of err.
+func rpcCode(err error) (int64, bool) {
+	if err == nil {
+		return 0, false
+	}
+	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct && v.Elem().Type().Name() == "Error" {
+		if c := v.Elem().FieldByName("Code"); c.IsValid() && c.CanInt() {
+			return c.Int(), true
+		}
+	}
+	switch e := err.(type) {
+	case interface{ Unwrap() error }:
+		return rpcCode(e.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, inner := range e.Unwrap() {
+			if code, ok := rpcCode(inner); ok {
+				return code, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// Link joins the connection newAgent makes and the one newClient makes,
+// each from the writer and the reader it is given, over two pipes. hangUp
+// closes the pipes and waits for both connections to end; the test's
+// cleanup calls it too.
+func Link[A, C interface{ Done() <-chan struct{} }](t testing.TB, newAgent func(io.Writer, io.Reader) A, newClient func(io.Writer, io.Reader) C) (agent A, client C, hangUp func()) {
+	t.Helper()
+	toAgent, fromClient := io.Pipe()
+	toClient, fromAgent := io.Pipe()
+	agent = newAgent(fromAgent, toAgent)
+	client = newClient(fromClient, toClient)
+	hangUp = func() {
+		fromClient.Close()
+		fromAgent.Close()
+		<-client.Done()
+		<-agent.Done()
+	}
+	t.Cleanup(hangUp)
+	return agent, client, hangUp
+}

@@ -19,28 +19,31 @@ type FallbackView struct {
 }
 
 // FallbackUnion is a tagged union whose unknown variants RunUnknownTags
-// checks, alone and inside session/update params of type N.
-type FallbackUnion[N any] struct {
+// checks, alone and inside session/update params.
+type FallbackUnion struct {
+	// Name is the union's schema name.
 	Name   string
 	TagKey string
-	// Decode decodes data into the union, which must hold its fallback
-	// variant.
-	Decode func(t *testing.T, data []byte) (union any, v FallbackView)
 	// Enclose is session/update params around the union's JSON (%s), with
 	// keys in the order the encoder writes them.
 	Enclose string
-	// Inner returns the fallback variant found in the decoded params.
-	Inner func(t *testing.T, n *N) FallbackView
+	// At is the Go path of the union in the decoded params (see Follow).
+	At string
 	// Input, if set, returns the unknown object of tag; otherwise it is
 	// UnknownObject(TagKey, tag).
 	Input func(tag string) string
+	// Want, if set, is the shape of the fallback variant (see Fields).
+	Want any
+	// Bare, if set, is the encoding of the fallback variant of a tag (%s)
+	// without Raw; otherwise it is an object of the tag alone.
+	Bare string
 }
 
 // RunUnknownTags decodes objects of unknown tags, custom ("_…") and not,
-// into each union and its params: the fallback variant keeps the tag and
-// the object byte for byte in a copy of its own, and the union, the
-// variant and the params encode as received.
-func RunUnknownTags[N any](t *testing.T, unions []FallbackUnion[N]) {
+// into each union and into the params, of the definition params: the
+// fallback variant keeps the tag and the object byte for byte in a copy of
+// its own, and the union, the variant and the params encode as received.
+func RunUnknownTags(t *testing.T, defs Definitions, params string, unions []FallbackUnion) {
 	tags := []struct {
 		tag    string
 		custom bool
@@ -58,7 +61,11 @@ func RunUnknownTags[N any](t *testing.T, unions []FallbackUnion[N]) {
 					input = u.Input(tc.tag)
 				}
 				in := []byte(input)
-				union, v := u.Decode(t, in)
+				union := decodeDef(t, defs, u.Name, in)
+				v := OtherView(t, union)
+				if u.Want != nil {
+					AssertShape(t, v.Variant, u.Want)
+				}
 				if v.UnionTag != tc.tag || v.Tag != tc.tag {
 					t.Errorf("Tag() = %q, variant Tag = %q, want %q", v.UnionTag, v.Tag, tc.tag)
 				}
@@ -86,23 +93,77 @@ func RunUnknownTags[N any](t *testing.T, unions []FallbackUnion[N]) {
 				}
 				in = saved
 
-				params := []byte(fmt.Sprintf(u.Enclose, in))
-				n := new(N)
-				if err := json.Unmarshal(params, n); err != nil {
-					t.Fatalf("decode params: %v", err)
+				p := []byte(fmt.Sprintf(u.Enclose, in))
+				n := decodeDef(t, defs, params, p)
+				iv := OtherView(t, Follow(t, n, u.At).Interface())
+				if u.Want != nil {
+					AssertShape(t, iv.Variant, u.Want)
 				}
-				iv := u.Inner(t, n)
 				if iv.Tag != tc.tag || iv.Custom != tc.custom || !bytes.Equal(iv.Raw, in) {
 					t.Errorf("in params: tag %q custom %v Raw %s; want %q %v %s", iv.Tag, iv.Custom, iv.Raw, tc.tag, tc.custom, in)
 				}
-				for _, x := range []any{*n, n} {
+				for _, x := range []any{reflect.ValueOf(n).Elem().Interface(), n} {
 					out := Marshal(t, x)
-					if !bytes.Equal(out, params) {
-						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, params)
+					if !bytes.Equal(out, p) {
+						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, p)
 					}
 					AssertBigNumber(t, out)
 				}
 			})
 		}
+	}
+}
+
+// decodeDef decodes data into a new value of the Go type of def and returns
+// the pointer to it, failing the test on error.
+func decodeDef(t testing.TB, defs Definitions, def string, data []byte) any {
+	t.Helper()
+	v := newDef(t, defs, def)
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("decode %s as %s: %v", data, def, err)
+	}
+	return v
+}
+
+// newDef returns a pointer to a new value of the Go type of def.
+func newDef(t testing.TB, defs Definitions, def string) any {
+	t.Helper()
+	newValue, ok := defs[def]
+	if !ok {
+		t.Fatalf("no definition %s", def)
+	}
+	return newValue()
+}
+
+// RunFallbackWithoutRaw checks each union's fallback variant built without
+// Raw, as a program would: it encodes its tag (and the members the union
+// requires, Bare) alone. An empty union has no tag and does not encode.
+func RunFallbackWithoutRaw(t *testing.T, defs Definitions, unions []FallbackUnion) {
+	for _, u := range unions {
+		t.Run(u.Name, func(t *testing.T) {
+			for _, tag := range []string{"_x", "future"} {
+				input := UnknownObject(u.TagKey, tag)
+				if u.Input != nil {
+					input = u.Input(tag)
+				}
+				union := decodeDef(t, defs, u.Name, []byte(input))
+				v := OtherView(t, union)
+				reflect.ValueOf(v.Variant).Elem().FieldByName("Raw").SetBytes(nil)
+				want := `{"` + u.TagKey + `":"` + tag + `"}`
+				if u.Bare != "" {
+					want = fmt.Sprintf(u.Bare, tag)
+				}
+				if out := Marshal(t, reflect.ValueOf(union).Elem().Interface()); string(out) != want {
+					t.Errorf("json.Marshal(%T) = %s, want %s", union, out, want)
+				}
+			}
+			empty := reflect.ValueOf(newDef(t, defs, u.Name)).Elem().Interface()
+			if _, err := json.Marshal(empty); err == nil {
+				t.Errorf("json.Marshal(%T{}) with nil Value succeeded, want error", empty)
+			}
+			if tag := call(t, reflect.ValueOf(empty), "Tag"); tag != "" {
+				t.Errorf("Tag() of empty union = %q, want empty", tag)
+			}
+		})
 	}
 }

@@ -126,3 +126,13 @@ func AssertDirect(t testing.TB, v json.Marshaler, want []byte) {
 		t.Errorf("%T.MarshalJSON differs from json.Marshal\ndirect: %s\n  json: %s", v, got, want)
 	}
 }
+
+// Decode decodes in into a T, failing the test on error.
+func Decode[T any](t testing.TB, in string) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal([]byte(in), &v); err != nil {
+		t.Fatalf("%s: %v", in, err)
+	}
+	return v
+}

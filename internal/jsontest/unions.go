@@ -3,7 +3,6 @@ package jsontest
 import (
 	"encoding/json"
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -37,52 +36,6 @@ func AssertTypeError(t *testing.T, err error, field []string, msg string) {
 	}
 	if msg != "" && !strings.Contains(err.Error(), msg) {
 		t.Errorf("message %q does not mention %q", err, msg)
-	}
-}
-
-// UntaggedCase is one JSON value for an untagged union: Want is the
-// variant's type, or nil when decoding must fail; Msg is a substring of the
-// error.
-type UntaggedCase struct {
-	In   string
-	Want reflect.Type
-	Msg  string
-}
-
-// RunUntagged decodes each case into a U, alone and as a struct field, and
-// checks the variant (variant returns the union's Value) and that it
-// encodes back to the input.
-func RunUntagged[U any](t *testing.T, cases []UntaggedCase, variant func(*U) any) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.In, func(t *testing.T) {
-			u := new(U)
-			err := json.Unmarshal([]byte(tc.In), u)
-			if tc.Want == nil {
-				AssertTypeError(t, err, nil, tc.Msg)
-				return
-			}
-			if err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if got := reflect.TypeOf(variant(u)); got != tc.Want {
-				t.Fatalf("variant is %v, want %v", got, tc.Want)
-			}
-			if out := Marshal(t, u); string(out) != tc.In {
-				t.Errorf("re-encoded %s, want %s", out, tc.In)
-			}
-			// And as a struct field.
-			in := `{"v":` + tc.In + `}`
-			var s struct {
-				V U `json:"v"`
-			}
-			if err := json.Unmarshal([]byte(in), &s); err != nil {
-				t.Fatalf("decode as field: %v", err)
-			}
-			if out := Marshal(t, s); string(out) != in {
-				t.Errorf("re-encoded as field %s, want %s", out, in)
-			}
-		})
 	}
 }
 

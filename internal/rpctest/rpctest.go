@@ -6,6 +6,7 @@ package rpctest
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 )
@@ -157,4 +158,36 @@ func (t *tracker[ID, M]) Len() int                      { return t.t.Len() }
 func (t *tracker[ID, M]) Decode(data []byte) (Message, error) {
 	m, err := t.t.Decode(data)
 	return View(m, err)
+}
+
+// NewCodec returns the Codec of a generated package from its DecodeMessage
+// (decode), a constructor of its empty *RequestTracker, and, as type
+// arguments, its MessageError (E) and RequestID (ID) types; cancel and
+// promptResult are the Codec's.
+func NewCodec[E any, ID any, M Decoded, T RequestTracker[ID, M], PID interface {
+	*ID
+	UnmarshalJSON([]byte) error
+}](version string, decode func([]byte, string) (M, error), newTracker func() T, cancel, promptResult string) *Codec {
+	return &Codec{
+		Version: version,
+		Decode: func(data []byte, method string) (Message, error) {
+			return View(decode(data, method))
+		},
+		NewTracker: func() Tracker {
+			return WrapTracker[ID, M](newTracker(), func(id string) (rid ID) {
+				if err := PID(&rid).UnmarshalJSON([]byte(id)); err != nil {
+					panic(err)
+				}
+				return rid
+			})
+		},
+		MessageError: func(err error) (MessageError, bool) {
+			var me *E
+			target := any(&me) // *E is the package's error type
+			errors.As(err, target)
+			return ViewError(me)
+		},
+		Cancel:       cancel,
+		PromptResult: promptResult,
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 	"testing"
@@ -306,5 +307,43 @@ func TrackerConcurrent(t *testing.T, c *Codec) {
 	}
 	if l := tr.Len(); l != 0 {
 		t.Errorf("%d requests still tracked", l)
+	}
+}
+
+// ErrorIsGoError checks that methodNotFound, the package's *Error of code
+// -32601 and message "Method not found", is a Go error that errors.As finds
+// when wrapped, and that its text carries the code and the message.
+func ErrorIsGoError(t *testing.T, methodNotFound error) {
+	err := fmt.Errorf("prompt: %w", methodNotFound)
+	target := reflect.New(reflect.TypeOf(methodNotFound))
+	if !errors.As(err, target.Interface()) {
+		t.Fatalf("errors.As did not find %T in %v", methodNotFound, err)
+	}
+	found := target.Elem().Elem()
+	if found.FieldByName("Code").Int() != -32601 || found.FieldByName("Message").String() != "Method not found" {
+		t.Errorf("errors.As found %+v", found.Interface())
+	}
+	if got, want := err.Error(), "prompt: json-rpc error -32601: Method not found"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// Run runs, each in a subtest of its name, the tests of the message layer
+// and of the request tracker that take only the Codec.
+func Run(t *testing.T, c *Codec) {
+	for _, tc := range []struct {
+		name string
+		run  func(*testing.T, *Codec)
+	}{
+		{"Kinds", Kinds}, // a message of each kind, and lines that are none
+		{"MemberOrder", MemberOrder},
+		{"OrderTypes", OrderTypes},
+		{"Errors", Errors},
+		{"TrackerTypesResults", TrackerTypesResults},
+		{"TrackerErrorsAndForget", TrackerErrorsAndForget},
+		{"TrackerInvalidResponse", TrackerInvalidResponse},
+		{"TrackerConcurrent", TrackerConcurrent},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, c) })
 	}
 }
