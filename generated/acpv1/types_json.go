@@ -13,7 +13,7 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Logout != nil {
 		b = append(b, `,"logout":`...)
-		if b, err = v.Logout.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Logout, b); err != nil {
 			return nil, err
 		}
 	}
@@ -30,17 +30,11 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -74,7 +68,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if v.PromptCapabilities != nil {
 		member := len(b)
 		b = append(b, `,"promptCapabilities":`...)
-		if b, err = v.PromptCapabilities.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.PromptCapabilities, b); err != nil {
 			return nil, err
 		}
 		if v.PromptCapabilities.defaulted {
@@ -84,7 +78,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if v.MCPCapabilities != nil {
 		member := len(b)
 		b = append(b, `,"mcpCapabilities":`...)
-		if b, err = v.MCPCapabilities.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.MCPCapabilities, b); err != nil {
 			return nil, err
 		}
 		if v.MCPCapabilities.defaulted {
@@ -94,7 +88,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if v.SessionCapabilities != nil {
 		member := len(b)
 		b = append(b, `,"sessionCapabilities":`...)
-		if b, err = v.SessionCapabilities.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.SessionCapabilities, b); err != nil {
 			return nil, err
 		}
 		if v.SessionCapabilities.defaulted {
@@ -104,7 +98,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if v.Auth != nil {
 		member := len(b)
 		b = append(b, `,"auth":`...)
-		if b, err = v.Auth.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Auth, b); err != nil {
 			return nil, err
 		}
 		if v.Auth.defaulted {
@@ -124,17 +118,11 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -181,17 +169,11 @@ func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -235,17 +217,11 @@ func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -302,17 +278,11 @@ func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Annotations) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Annotations) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -345,7 +315,7 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -363,17 +333,11 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AudioContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AudioContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -420,17 +384,11 @@ func (v *AuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -475,17 +433,11 @@ func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthMethodAgent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -559,17 +511,11 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthMethodTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -622,17 +568,11 @@ func (v *AuthenticateRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthenticateRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthenticateRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -670,17 +610,11 @@ func (v *AuthenticateResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthenticateResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthenticateResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -725,17 +659,11 @@ func (v *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AvailableCommand) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommand) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -769,7 +697,7 @@ func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
 func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"availableCommands":`...)
-	if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.AvailableCommands, encodeObject[*AvailableCommand]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -782,17 +710,11 @@ func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -838,17 +760,11 @@ func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *BlobResourceContents) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -891,17 +807,11 @@ func (v *BooleanConfigOptionCapabilities) appendMembers(b []byte) ([]byte, error
 	return b, nil
 }
 
-func (v *BooleanConfigOptionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BooleanConfigOptionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -948,17 +858,11 @@ func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *BooleanPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1001,17 +905,11 @@ func (v *CancelNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CancelNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1053,17 +951,11 @@ func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CancelRequestNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1094,7 +986,7 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if v.Fs != nil {
 		member := len(b)
 		b = append(b, `,"fs":`...)
-		if b, err = v.Fs.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Fs, b); err != nil {
 			return nil, err
 		}
 		if v.Fs.defaulted {
@@ -1107,14 +999,14 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Session != nil {
 		b = append(b, `,"session":`...)
-		if b, err = v.Session.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Session, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Auth != nil {
 		member := len(b)
 		b = append(b, `,"auth":`...)
-		if b, err = v.Auth.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Auth, b); err != nil {
 			return nil, err
 		}
 		if v.Auth.defaulted {
@@ -1123,7 +1015,7 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Elicitation != nil {
 		b = append(b, `,"elicitation":`...)
-		if b, err = v.Elicitation.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Elicitation, b); err != nil {
 			return nil, err
 		}
 	}
@@ -1143,17 +1035,11 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1203,17 +1089,11 @@ func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1257,17 +1137,11 @@ func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1300,19 +1174,19 @@ func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Compaction != nil {
 		b = append(b, `,"compaction":`...)
-		if b, err = v.Compaction.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Compaction, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
 		b = append(b, `,"configOptions":`...)
-		if b, err = v.ConfigOptions.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.ConfigOptions, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Notices != nil {
 		b = append(b, `,"notices":`...)
-		if b, err = v.Notices.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Notices, b); err != nil {
 			return nil, err
 		}
 	}
@@ -1326,17 +1200,11 @@ func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1379,17 +1247,11 @@ func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CloseSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CloseSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1427,17 +1289,11 @@ func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CloseSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CloseSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1465,17 +1321,11 @@ func (v *CompactionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CompactionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1523,17 +1373,11 @@ func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1592,17 +1436,11 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CompactionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1651,17 +1489,11 @@ func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error
 	return b, nil
 }
 
-func (v *CompleteElicitationNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1703,17 +1535,11 @@ func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1755,17 +1581,11 @@ func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Content) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Content) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1811,17 +1631,11 @@ func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ContentChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1867,17 +1681,11 @@ func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Cost) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Cost) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1920,7 +1728,7 @@ func (v *CreateTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Env != nil {
 		b = append(b, `,"env":`...)
-		if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 			return nil, err
 		}
 	}
@@ -1942,17 +1750,11 @@ func (v *CreateTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CreateTerminalRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateTerminalRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2007,17 +1809,11 @@ func (v *CreateTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CreateTerminalResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateTerminalResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2057,17 +1853,11 @@ func (v *CurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CurrentModeUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CurrentModeUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2107,17 +1897,11 @@ func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *DeleteSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DeleteSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2155,17 +1939,11 @@ func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *DeleteSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2208,17 +1986,11 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Diff) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Diff) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2261,17 +2033,11 @@ func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationAcceptAction) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2300,13 +2066,13 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Form != nil {
 		b = append(b, `,"form":`...)
-		if b, err = v.Form.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Form, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
 		b = append(b, `,"url":`...)
-		if b, err = v.URL.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.URL, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2320,17 +2086,11 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2369,17 +2129,11 @@ func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationFormCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2422,17 +2176,11 @@ func (v *ElicitationRequestScope) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationRequestScope) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2504,17 +2252,11 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationSchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2561,17 +2303,11 @@ func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationSessionScope) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSessionScope) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2621,17 +2357,11 @@ func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationURLCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2658,7 +2388,7 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2676,17 +2406,11 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *EmbeddedResource) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2734,17 +2458,11 @@ func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *EnumOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EnumOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2791,17 +2509,11 @@ func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *EnvVariable) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EnvVariable) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2846,17 +2558,11 @@ func (v *Error) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Error) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Error) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2905,17 +2611,11 @@ func (v *FileSystemCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *FileSystemCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v FileSystemCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2958,17 +2658,11 @@ func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *HTTPHeader) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v HTTPHeader) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3001,7 +2695,7 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -3023,17 +2717,11 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ImageContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3086,17 +2774,11 @@ func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Implementation) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Implementation) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3134,7 +2816,7 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	if v.ClientCapabilities != nil {
 		member := len(b)
 		b = append(b, `,"clientCapabilities":`...)
-		if b, err = v.ClientCapabilities.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.ClientCapabilities, b); err != nil {
 			return nil, err
 		}
 		if v.ClientCapabilities.defaulted {
@@ -3143,7 +2825,7 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.ClientInfo != nil {
 		b = append(b, `,"clientInfo":`...)
-		if b, err = v.ClientInfo.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.ClientInfo, b); err != nil {
 			return nil, err
 		}
 	}
@@ -3157,17 +2839,11 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *InitializeRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v InitializeRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3204,7 +2880,7 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	if v.AgentCapabilities != nil {
 		member := len(b)
 		b = append(b, `,"agentCapabilities":`...)
-		if b, err = v.AgentCapabilities.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.AgentCapabilities, b); err != nil {
 			return nil, err
 		}
 		if v.AgentCapabilities.defaulted {
@@ -3219,7 +2895,7 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.AgentInfo != nil {
 		b = append(b, `,"agentInfo":`...)
-		if b, err = v.AgentInfo.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.AgentInfo, b); err != nil {
 			return nil, err
 		}
 	}
@@ -3233,17 +2909,11 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *InitializeResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3307,17 +2977,11 @@ func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IntegerPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3366,17 +3030,11 @@ func (v *KillTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *KillTerminalRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v KillTerminalRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3417,17 +3075,11 @@ func (v *KillTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *KillTerminalResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v KillTerminalResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3473,17 +3125,11 @@ func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ListSessionsRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3513,7 +3159,7 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"sessions":`...)
-	if b, err = appendSlice(b, v.Sessions, (*SessionInfo).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Sessions, encodeObject[*SessionInfo]); err != nil {
 		return nil, err
 	}
 	if v.NextCursor != nil {
@@ -3530,17 +3176,11 @@ func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ListSessionsResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3597,17 +3237,11 @@ func (v *LoadSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LoadSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LoadSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3649,7 +3283,7 @@ func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Modes != nil {
 		b = append(b, `,"modes":`...)
-		if b, err = v.Modes.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Modes, b); err != nil {
 			return nil, err
 		}
 	}
@@ -3669,17 +3303,11 @@ func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LoadSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3718,17 +3346,11 @@ func (v *LogoutCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LogoutCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3763,17 +3385,11 @@ func (v *LogoutRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LogoutRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3808,17 +3424,11 @@ func (v *LogoutResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LogoutResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3864,17 +3474,11 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3908,7 +3512,7 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"url":`...)
 	b = appendString(b, v.URL)
 	b = append(b, `,"headers":`...)
-	if b, err = appendSlice(b, v.Headers, (*HTTPHeader).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -3921,17 +3525,11 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPServerHTTP) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3972,7 +3570,7 @@ func (v *MCPServerSSE) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"url":`...)
 	b = appendString(b, v.URL)
 	b = append(b, `,"headers":`...)
-	if b, err = appendSlice(b, v.Headers, (*HTTPHeader).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -3985,17 +3583,11 @@ func (v *MCPServerSSE) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPServerSSE) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerSSE) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4040,7 +3632,7 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"env":`...)
-	if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -4053,17 +3645,11 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPServerStdio) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdio) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4151,17 +3737,11 @@ func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MultiSelectPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4224,17 +3804,11 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NewSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4275,7 +3849,7 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	if v.Modes != nil {
 		b = append(b, `,"modes":`...)
-		if b, err = v.Modes.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Modes, b); err != nil {
 			return nil, err
 		}
 	}
@@ -4295,17 +3869,11 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NewSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4355,17 +3923,11 @@ func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Notice) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Notice) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4403,17 +3965,11 @@ func (v *NoticeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NoticeCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NoticeCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4470,17 +4026,11 @@ func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NumberPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NumberPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4531,17 +4081,11 @@ func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PermissionOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PermissionOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4587,7 +4131,7 @@ func (v PermissionOptionID) MarshalJSON() ([]byte, error) {
 func (v *Plan) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"entries":`...)
-	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -4600,17 +4144,11 @@ func (v *Plan) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Plan) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Plan) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4654,17 +4192,11 @@ func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanEntry) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanEntry) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4720,17 +4252,11 @@ func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PromptCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4777,17 +4303,11 @@ func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PromptRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4835,17 +4355,11 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PromptResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4906,17 +4420,11 @@ func (v *ReadTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ReadTextFileRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReadTextFileRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4963,17 +4471,11 @@ func (v *ReadTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ReadTextFileResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReadTextFileResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5015,17 +4517,11 @@ func (v *ReleaseTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ReleaseTerminalRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReleaseTerminalRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5066,17 +4562,11 @@ func (v *ReleaseTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ReleaseTerminalResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReleaseTerminalResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5104,11 +4594,11 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"sessionId":`...)
 	b = appendString(b, v.SessionID)
 	b = append(b, `,"toolCall":`...)
-	if b, err = v.ToolCall.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.ToolCall, b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"options":`...)
-	if b, err = appendSlice(b, v.Options, (*PermissionOption).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -5121,17 +4611,11 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *RequestPermissionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5181,17 +4665,11 @@ func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *RequestPermissionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5221,7 +4699,7 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -5255,17 +4733,11 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ResourceLink) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResourceLink) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5335,17 +4807,11 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ResumeSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5386,7 +4852,7 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Modes != nil {
 		b = append(b, `,"modes":`...)
-		if b, err = v.Modes.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Modes, b); err != nil {
 			return nil, err
 		}
 	}
@@ -5406,17 +4872,11 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ResumeSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5457,17 +4917,11 @@ func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SelectedPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5505,17 +4959,11 @@ func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]by
 	return b, nil
 }
 
-func (v *SessionAdditionalDirectoriesCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5542,31 +4990,31 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.List != nil {
 		b = append(b, `,"list":`...)
-		if b, err = v.List.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.List, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Delete != nil {
 		b = append(b, `,"delete":`...)
-		if b, err = v.Delete.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Delete, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories != nil {
 		b = append(b, `,"additionalDirectories":`...)
-		if b, err = v.AdditionalDirectories.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.AdditionalDirectories, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Resume != nil {
 		b = append(b, `,"resume":`...)
-		if b, err = v.Resume.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Resume, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Close != nil {
 		b = append(b, `,"close":`...)
-		if b, err = v.Close.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Close, b); err != nil {
 			return nil, err
 		}
 	}
@@ -5586,17 +5034,11 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5644,17 +5086,11 @@ func (v *SessionCloseCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionCloseCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5684,17 +5120,11 @@ func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5744,7 +5174,7 @@ func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, erro
 	var err error
 	if v.Boolean != nil {
 		b = append(b, `,"boolean":`...)
-		if b, err = v.Boolean.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Boolean, b); err != nil {
 			return nil, err
 		}
 	}
@@ -5758,17 +5188,11 @@ func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, erro
 	return b, nil
 }
 
-func (v *SessionConfigOptionsCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5805,17 +5229,11 @@ func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigSelect) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5849,7 +5267,7 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"name":`...)
 	b = appendString(b, v.Name)
 	b = append(b, `,"options":`...)
-	if b, err = appendSlice(b, v.Options, (*SessionConfigSelectOption).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -5862,17 +5280,11 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigSelectGroup) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5924,17 +5336,11 @@ func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigSelectOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5988,17 +5394,11 @@ func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionDeleteCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6065,17 +5465,11 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionInfo) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6134,17 +5528,11 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6183,17 +5571,11 @@ func (v *SessionListCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionListCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionListCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6236,17 +5618,11 @@ func (v *SessionMode) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionMode) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMode) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6293,7 +5669,7 @@ func (v *SessionModeState) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"currentModeId":`...)
 	b = appendString(b, v.CurrentModeID)
 	b = append(b, `,"availableModes":`...)
-	if b, err = appendSlice(b, v.AvailableModes, (*SessionMode).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.AvailableModes, encodeObject[*SessionMode]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -6306,17 +5682,11 @@ func (v *SessionModeState) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionModeState) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionModeState) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6363,17 +5733,11 @@ func (v *SessionNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6414,17 +5778,11 @@ func (v *SessionResumeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionResumeCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6463,17 +5821,11 @@ func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error)
 	return b, nil
 }
 
-func (v *SetSessionConfigOptionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6515,17 +5867,11 @@ func (v *SetSessionModeRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SetSessionModeRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionModeRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6566,17 +5912,11 @@ func (v *SetSessionModeResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SetSessionModeResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionModeResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6615,17 +5955,11 @@ func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *StringMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6691,7 +6025,7 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.OneOf != nil {
 		b = append(b, `,"oneOf":`...)
-		if b, err = appendSlice(b, v.OneOf, (*EnumOption).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.OneOf, encodeObject[*EnumOption]); err != nil {
 			return nil, err
 		}
 	}
@@ -6705,17 +6039,11 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *StringPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6774,17 +6102,11 @@ func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Terminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Terminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6830,17 +6152,11 @@ func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalExitStatus) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalExitStatus) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6894,17 +6210,11 @@ func (v *TerminalOutputRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalOutputRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalOutputRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6941,7 +6251,7 @@ func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
 	b = appendBool(b, v.Truncated)
 	if v.ExitStatus != nil {
 		b = append(b, `,"exitStatus":`...)
-		if b, err = v.ExitStatus.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.ExitStatus, b); err != nil {
 			return nil, err
 		}
 	}
@@ -6955,17 +6265,11 @@ func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalOutputResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalOutputResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7000,7 +6304,7 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -7016,17 +6320,11 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TextContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7074,17 +6372,11 @@ func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TextResourceContents) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7118,7 +6410,7 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"anyOf":`...)
-	if b, err = appendSlice(b, v.AnyOf, (*EnumOption).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -7131,17 +6423,11 @@ func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TitledMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7195,7 +6481,7 @@ func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Locations != nil {
 		b = append(b, `,"locations":`...)
-		if b, err = appendSlice(b, v.Locations, (*ToolCallLocation).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Locations, encodeObject[*ToolCallLocation]); err != nil {
 			return nil, err
 		}
 	}
@@ -7221,17 +6507,11 @@ func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCall) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7303,17 +6583,11 @@ func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCallLocation) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallLocation) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7369,7 +6643,7 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Locations != nil {
 		b = append(b, `,"locations":`...)
-		if b, err = appendSlice(b, v.Locations, (*ToolCallLocation).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Locations, encodeObject[*ToolCallLocation]); err != nil {
 			return nil, err
 		}
 	}
@@ -7395,17 +6669,11 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7461,17 +6729,11 @@ func (v *UnstructuredCommandInput) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UnstructuredCommandInput) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7505,7 +6767,7 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	b = appendUint(b, v.Size)
 	if v.Cost != nil {
 		b = append(b, `,"cost":`...)
-		if b, err = v.Cost.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Cost, b); err != nil {
 			return nil, err
 		}
 	}
@@ -7519,17 +6781,11 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UsageUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UsageUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7576,17 +6832,11 @@ func (v *WaitForTerminalExitRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *WaitForTerminalExitRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v WaitForTerminalExitRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7635,17 +6885,11 @@ func (v *WaitForTerminalExitResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *WaitForTerminalExitResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v WaitForTerminalExitResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7690,17 +6934,11 @@ func (v *WriteTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *WriteTextFileRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v WriteTextFileRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7744,17 +6982,11 @@ func (v *WriteTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *WriteTextFileResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v WriteTextFileResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {

@@ -28,17 +28,11 @@ func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ArchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ArchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -76,17 +70,11 @@ func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ArchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -139,17 +127,11 @@ func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthAccount) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthAccount) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -206,17 +188,11 @@ func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -251,17 +227,11 @@ func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -290,7 +260,7 @@ func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
 		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
@@ -304,17 +274,11 @@ func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -348,7 +312,7 @@ func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
 		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
@@ -362,17 +326,11 @@ func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthStatusUpdateNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -404,24 +362,18 @@ func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Error != nil {
 		b = append(b, `,"error":`...)
-		if b, err = v.Error.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Error, b); err != nil {
 			return nil, err
 		}
 	}
 	return b, nil
 }
 
-func (v *ErrorStopReason) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -581,17 +533,11 @@ func (v *IdleStateUpdateEndTurn) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateEndTurn) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateEndTurn) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -617,17 +563,11 @@ func (v *IdleStateUpdateMaxTokens) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateMaxTokens) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTokens) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -653,17 +593,11 @@ func (v *IdleStateUpdateMaxTurnRequests) appendMembers(b []byte) ([]byte, error)
 	return b, nil
 }
 
-func (v *IdleStateUpdateMaxTurnRequests) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTurnRequests) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -689,17 +623,11 @@ func (v *IdleStateUpdateRefusal) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateRefusal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateRefusal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -725,17 +653,11 @@ func (v *IdleStateUpdateCancelled) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -761,17 +683,11 @@ func (v *IdleStateUpdateError) appendMembers(b []byte) ([]byte, error) {
 	return v.ErrorStopReason.appendMembers(b)
 }
 
-func (v *IdleStateUpdateError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -779,17 +695,11 @@ func (*IdleStateUpdateNone) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateNone) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateNone) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -898,7 +808,7 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Usage != nil {
 		b = append(b, `,"usage":`...)
-		if b, err = v.Usage.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Usage, b); err != nil {
 			return nil, err
 		}
 	}
@@ -918,7 +828,7 @@ func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Method)
 	if v.Params != nil {
 		b = append(b, `,"params":`...)
-		if b, err = v.Params.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Params, b); err != nil {
 			return nil, err
 		}
 	}
@@ -926,17 +836,11 @@ func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxyNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -980,17 +884,11 @@ func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxyRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1054,17 +952,11 @@ func (v *ProxyResponseResult) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxyResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1113,23 +1005,17 @@ func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ProxyResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1226,17 +1112,11 @@ func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxySuccessorNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1284,17 +1164,11 @@ func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxySuccessorRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1334,17 +1208,11 @@ func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *RequiresActionStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1379,17 +1247,11 @@ func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *RunningStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1424,17 +1286,11 @@ func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionArchiveCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1480,17 +1336,11 @@ func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1557,17 +1407,11 @@ func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1621,17 +1465,11 @@ func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1683,17 +1521,11 @@ func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1730,17 +1562,11 @@ func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1780,17 +1606,11 @@ func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1820,7 +1640,7 @@ func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error
 	var err error
 	if v.Mode != nil {
 		b = append(b, `,"mode":`...)
-		if b, err = v.Mode.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Mode, b); err != nil {
 			return nil, err
 		}
 	}
@@ -1834,17 +1654,11 @@ func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error
 	return b, nil
 }
 
-func (v *SessionSystemPromptCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1873,7 +1687,7 @@ func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, e
 	var err error
 	if v.Override != nil {
 		b = append(b, `,"override":`...)
-		if b, err = v.Override.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Override, b); err != nil {
 			return nil, err
 		}
 	}
@@ -1887,17 +1701,11 @@ func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, e
 	return b, nil
 }
 
-func (v *SessionSystemPromptModeCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1934,17 +1742,11 @@ func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byt
 	return b, nil
 }
 
-func (v *SessionSystemPromptOverrideCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1979,17 +1781,11 @@ func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionTitleCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2028,17 +1824,11 @@ func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SetSessionTitleRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionTitleRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2081,17 +1871,11 @@ func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SetSessionTitleResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionTitleResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2198,17 +1982,11 @@ func (v *StateUpdateRunning) appendMembers(b []byte) ([]byte, error) {
 	return v.RunningStateUpdate.appendMembers(b)
 }
 
-func (v *StateUpdateRunning) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2239,17 +2017,11 @@ func (v *StateUpdateRequiresAction) appendMembers(b []byte) ([]byte, error) {
 	return v.RequiresActionStateUpdate.appendMembers(b)
 }
 
-func (v *StateUpdateRequiresAction) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2258,17 +2030,11 @@ func (v *StateUpdateUnknown) appendMembers(b []byte) ([]byte, error) {
 	return v.UnknownStateUpdate.appendMembers(b)
 }
 
-func (v *StateUpdateUnknown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateUnknown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StateUpdateOther) rawObject() json.RawMessage {
@@ -2348,17 +2114,11 @@ func (v *SubagentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SubagentCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2385,7 +2145,7 @@ func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = v.Cancel.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Cancel, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2399,17 +2159,11 @@ func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SubagentSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2452,7 +2206,7 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Capabilities.Present {
 		b = append(b, `,"capabilities":`...)
-		if b, err = appendNullable(b, &v.Capabilities, (*SubagentSessionCapabilities).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*SubagentSessionCapabilities]); err != nil {
 			return nil, err
 		}
 	}
@@ -2486,17 +2240,11 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2550,17 +2298,11 @@ func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UnarchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnarchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2598,17 +2340,11 @@ func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UnarchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2643,17 +2379,11 @@ func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UnknownStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2688,7 +2418,7 @@ func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) 
 	var err error
 	if v.Status != nil {
 		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Status, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2708,7 +2438,7 @@ func (v *clientCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Subagents != nil {
 		b = append(b, `,"subagents":`...)
-		if b, err = v.Subagents.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Subagents, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2745,7 +2475,7 @@ func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
 		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2765,7 +2495,7 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
 		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2785,7 +2515,7 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
 		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2811,25 +2541,25 @@ func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
 		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Archive != nil {
 		b = append(b, `,"archive":`...)
-		if b, err = v.Archive.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Archive, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status != nil {
 		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Status, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
 		b = append(b, `,"title":`...)
-		if b, err = v.Title.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Title, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2859,17 +2589,11 @@ func (v *SessionUpdateSubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	return v.SubagentUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdateSubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2878,17 +2602,11 @@ func (v *SessionUpdateSessionMessage) appendMembers(b []byte) ([]byte, error) {
 	return v.SessionMessage.appendMembers(b)
 }
 
-func (v *SessionUpdateSessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2897,17 +2615,11 @@ func (v *SessionUpdateSessionMessageChunk) appendMembers(b []byte) ([]byte, erro
 	return v.SessionMessageChunk.appendMembers(b)
 }
 
-func (v *SessionUpdateSessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {

@@ -29,17 +29,11 @@ func (v *MCPError) appendMembers(b []byte) ([]byte, error) {
 	return appendExtra(b, v.Extra)
 }
 
-func (v *MCPError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -113,17 +107,11 @@ func (v *MCPServerACP) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPServerACP) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerACP) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -187,17 +175,11 @@ func (v *MessageMCPNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MessageMCPNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -255,17 +237,11 @@ func (v *MessageMCPRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MessageMCPRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -336,17 +312,11 @@ func (v *MessageMCPResponseResult) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MessageMCPResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MessageMCPResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -387,7 +357,7 @@ func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
 func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -399,17 +369,11 @@ func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MessageMCPResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -504,17 +468,11 @@ func (v *MCPServerACPVariant) appendMembers(b []byte) ([]byte, error) {
 	return v.MCPServerACP.appendMembers(b)
 }
 
-func (v *MCPServerACPVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerACPVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {

@@ -26,17 +26,11 @@ func (v *PlanCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -75,17 +69,11 @@ func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanFile) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -130,7 +118,7 @@ func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"planId":`...)
 	b = appendString(b, v.PlanID)
 	b = append(b, `,"entries":`...)
-	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -143,17 +131,11 @@ func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -198,17 +180,11 @@ func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanMarkdown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -251,17 +227,11 @@ func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanRemoved) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -303,17 +273,11 @@ func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -418,17 +382,11 @@ func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
 	return v.PlanItems.appendMembers(b)
 }
 
-func (v *PlanUpdateContentItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -437,17 +395,11 @@ func (v *PlanUpdateContentFile) appendMembers(b []byte) ([]byte, error) {
 	return v.PlanFile.appendMembers(b)
 }
 
-func (v *PlanUpdateContentFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -456,17 +408,11 @@ func (v *PlanUpdateContentMarkdown) appendMembers(b []byte) ([]byte, error) {
 	return v.PlanMarkdown.appendMembers(b)
 }
 
-func (v *PlanUpdateContentMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentMarkdown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
@@ -546,7 +492,7 @@ func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, erro
 	var err error
 	if v.Plan != nil {
 		b = append(b, `,"plan":`...)
-		if b, err = v.Plan.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Plan, b); err != nil {
 			return nil, err
 		}
 	}
@@ -559,17 +505,11 @@ func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	return v.PlanUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdatePlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -578,17 +518,11 @@ func (v *SessionUpdatePlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	return v.PlanRemoved.appendMembers(b)
 }
 
-func (v *SessionUpdatePlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanRemoved) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {

@@ -31,7 +31,7 @@ func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.SystemPrompt != nil {
 		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
@@ -45,17 +45,11 @@ func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ForkSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ForkSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -100,7 +94,7 @@ func (v *ForkSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	if v.Modes != nil {
 		b = append(b, `,"modes":`...)
-		if b, err = v.Modes.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Modes, b); err != nil {
 			return nil, err
 		}
 	}
@@ -120,17 +114,11 @@ func (v *ForkSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ForkSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ForkSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -172,17 +160,11 @@ func (v *SessionForkCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionForkCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionForkCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -223,17 +205,11 @@ func (v *SystemPrompt) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SystemPrompt) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SystemPrompt) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -287,7 +263,7 @@ func (v *sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error)
 	var err error
 	if v.Fork != nil {
 		b = append(b, `,"fork":`...)
-		if b, err = v.Fork.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Fork, b); err != nil {
 			return nil, err
 		}
 	}

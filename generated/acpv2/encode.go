@@ -18,11 +18,12 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// The generated encoders append each value to a byte slice: appendJSON
-// writes a whole value, appendMembers writes the members of an object, each
-// after a comma. closeObject turns the first comma into the '{', so that
-// members from several parts (embedded payloads, unstable fields, the
-// shared fields of a union) make one object without a second pass.
+// The generated encoders append each value to a byte slice: appendMembers
+// writes the members of an object, each after a comma, and a union's
+// appendJSON writes a whole value. closeObject turns the first comma into
+// the '{', so that members from several parts (embedded payloads, unstable
+// fields, the shared fields of a union) make one object without a second
+// pass; encodeObject does so for every struct.
 //
 // The output is what encoding/json writes for the same value, except that
 // MarshalJSON called directly leaves '<', '>', '&', U+2028 and U+2029 as
@@ -58,6 +59,30 @@ func encoded(buf *[]byte, b []byte, err error) ([]byte, error) {
 		encodeBuffers.Put(buf)
 	}
 	return out, err
+}
+
+// encodedObject is encoded for the members of an object appended to the
+// buffer buf lent, which was empty: MarshalJSON of a struct.
+//
+//go:noinline
+func encodedObject(buf *[]byte, b []byte, err error) ([]byte, error) {
+	b, err = closeObject(b, 0, err)
+	return encoded(buf, b, err)
+}
+
+// membersAppender is an object type: appendMembers appends its members,
+// each after a comma.
+type membersAppender interface {
+	appendMembers(b []byte) ([]byte, error)
+}
+
+// encodeObject appends the object p points to: the encoder of every struct
+// in a member, a list or a map, one instantiation for all, as every pointer
+// type argument shares one.
+func encodeObject[P membersAppender](p P, b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := p.appendMembers(b)
+	return closeObject(b, start, err)
 }
 
 // encodeWith encodes *p with elem and returns a copy of the result, as

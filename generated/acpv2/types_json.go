@@ -35,17 +35,11 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -72,13 +66,13 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Session != nil {
 		b = append(b, `,"session":`...)
-		if b, err = v.Session.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Session, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Auth != nil {
 		b = append(b, `,"auth":`...)
-		if b, err = v.Auth.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Auth, b); err != nil {
 			return nil, err
 		}
 	}
@@ -95,17 +89,11 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -154,17 +142,11 @@ func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -208,17 +190,11 @@ func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -262,17 +238,11 @@ func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -323,17 +293,11 @@ func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentThought) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentThought) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -391,17 +355,11 @@ func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Annotations) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Annotations) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -440,7 +398,7 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.MimeType)
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -454,17 +412,11 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AudioContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AudioContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -515,17 +467,11 @@ func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthMethodAgent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -585,7 +531,7 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Env != nil {
 		b = append(b, `,"env":`...)
-		if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 			return nil, err
 		}
 	}
@@ -599,17 +545,11 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthMethodTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -664,17 +604,11 @@ func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -714,17 +648,11 @@ func (v *BackgroundTerminal) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *BackgroundTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BackgroundTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -764,17 +692,11 @@ func (v *BackgroundToolCall) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *BackgroundToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundToolCall) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BackgroundToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -820,17 +742,11 @@ func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *BlobResourceContents) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -885,17 +801,11 @@ func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *BooleanPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -940,17 +850,11 @@ func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CancelRequestNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -990,17 +894,11 @@ func (v *CancelSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CancelSessionNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelSessionNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelSessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1042,17 +940,11 @@ func (v *CancelTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CancelTerminalRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelTerminalRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1093,17 +985,11 @@ func (v *CancelTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CancelTerminalResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelTerminalResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1142,17 +1028,11 @@ func (v *CancelToolCallRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CancelToolCallRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelToolCallRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelToolCallRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1193,17 +1073,11 @@ func (v *CancelToolCallResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CancelToolCallResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelToolCallResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelToolCallResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1238,17 +1112,11 @@ func (v *CancelledPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CancelledPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelledPermissionOutcome) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelledPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1275,7 +1143,7 @@ func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Terminal != nil {
 		b = append(b, `,"terminal":`...)
-		if b, err = v.Terminal.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Terminal, b); err != nil {
 			return nil, err
 		}
 	}
@@ -1289,17 +1157,11 @@ func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1328,13 +1190,13 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Auth != nil {
 		b = append(b, `,"auth":`...)
-		if b, err = v.Auth.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Auth, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
 		b = append(b, `,"elicitation":`...)
-		if b, err = v.Elicitation.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Elicitation, b); err != nil {
 			return nil, err
 		}
 	}
@@ -1348,17 +1210,11 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1399,17 +1255,11 @@ func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1453,17 +1303,11 @@ func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1506,17 +1350,11 @@ func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CloseSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CloseSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1554,17 +1392,11 @@ func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CloseSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CloseSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1609,17 +1441,11 @@ func (v *Command) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Command) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Command) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Command) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1674,17 +1500,11 @@ func (v *CommandPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CommandPermissionSubject) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CommandPermissionSubject) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CommandPermissionSubject) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1746,17 +1566,11 @@ func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1815,17 +1629,11 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CompactionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1874,17 +1682,11 @@ func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error
 	return b, nil
 }
 
-func (v *CompleteElicitationNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1926,17 +1728,11 @@ func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1978,17 +1774,11 @@ func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Content) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Content) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2032,17 +1822,11 @@ func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ContentChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2089,17 +1873,11 @@ func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Cost) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Cost) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2142,17 +1920,11 @@ func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *DeleteSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DeleteSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2190,17 +1962,11 @@ func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *DeleteSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2231,7 +1997,7 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Patch != nil {
 		b = append(b, `,"patch":`...)
-		if b, err = v.Patch.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Patch, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2245,17 +2011,11 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Diff) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Diff) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2299,17 +2059,11 @@ func (v *DiffPatch) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *DiffPatch) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffPatch) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DiffPatch) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2345,17 +2099,11 @@ func (v *DiffPathChange) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *DiffPathChange) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffPathChange) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DiffPathChange) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2388,17 +2136,11 @@ func (v *DiffPathPairChange) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *DiffPathPairChange) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffPathPairChange) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DiffPathPairChange) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2437,17 +2179,11 @@ func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationAcceptAction) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2476,13 +2212,13 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Form != nil {
 		b = append(b, `,"form":`...)
-		if b, err = v.Form.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Form, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
 		b = append(b, `,"url":`...)
-		if b, err = v.URL.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.URL, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2496,17 +2232,11 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2545,17 +2275,11 @@ func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationFormCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2598,17 +2322,11 @@ func (v *ElicitationRequestScope) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationRequestScope) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2676,17 +2394,11 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationSchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2735,17 +2447,11 @@ func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationSessionScope) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSessionScope) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2795,17 +2501,11 @@ func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationURLCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2836,7 +2536,7 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2850,17 +2550,11 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *EmbeddedResource) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2908,17 +2602,11 @@ func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *EnumOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EnumOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2965,17 +2653,11 @@ func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *EnvVariable) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EnvVariable) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3020,17 +2702,11 @@ func (v *Error) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Error) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Error) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3063,24 +2739,18 @@ func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Error != nil {
 		b = append(b, `,"error":`...)
-		if b, err = v.Error.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Error, b); err != nil {
 			return nil, err
 		}
 	}
 	return b, nil
 }
 
-func (v *ErrorStopReason) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3121,17 +2791,11 @@ func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *HTTPHeader) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v HTTPHeader) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3188,17 +2852,11 @@ func (v *Icon) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Icon) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Icon) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3242,7 +2900,7 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -3256,17 +2914,11 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ImageContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3319,17 +2971,11 @@ func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Implementation) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Implementation) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3365,13 +3011,13 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"protocolVersion":`...)
 	b = appendUint(b, v.ProtocolVersion)
 	b = append(b, `,"info":`...)
-	if b, err = v.Info.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.Info, b); err != nil {
 		return nil, err
 	}
 	if v.Capabilities != nil {
 		member := len(b)
 		b = append(b, `,"capabilities":`...)
-		if b, err = v.Capabilities.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Capabilities, b); err != nil {
 			return nil, err
 		}
 		if v.Capabilities.defaulted {
@@ -3388,17 +3034,11 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *InitializeRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v InitializeRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3434,13 +3074,13 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"protocolVersion":`...)
 	b = appendUint(b, v.ProtocolVersion)
 	b = append(b, `,"info":`...)
-	if b, err = v.Info.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.Info, b); err != nil {
 		return nil, err
 	}
 	if v.Capabilities != nil {
 		member := len(b)
 		b = append(b, `,"capabilities":`...)
-		if b, err = v.Capabilities.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Capabilities, b); err != nil {
 			return nil, err
 		}
 		if v.Capabilities.defaulted {
@@ -3463,17 +3103,11 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *InitializeResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3538,17 +3172,11 @@ func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IntegerPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3604,17 +3232,11 @@ func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ListSessionsRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3644,7 +3266,7 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"sessions":`...)
-	if b, err = appendSlice(b, v.Sessions, (*SessionInfo).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Sessions, encodeObject[*SessionInfo]); err != nil {
 		return nil, err
 	}
 	if v.NextCursor != nil {
@@ -3661,17 +3283,11 @@ func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ListSessionsResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3713,17 +3329,11 @@ func (v *LoginAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LoginAuthRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LoginAuthRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LoginAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3761,17 +3371,11 @@ func (v *LoginAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LoginAuthResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LoginAuthResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LoginAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3806,17 +3410,11 @@ func (v *LogoutAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LogoutAuthRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutAuthRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3851,17 +3449,11 @@ func (v *LogoutAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LogoutAuthResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutAuthResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3888,13 +3480,13 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Stdio != nil {
 		b = append(b, `,"stdio":`...)
-		if b, err = v.Stdio.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Stdio, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.HTTP != nil {
 		b = append(b, `,"http":`...)
-		if b, err = v.HTTP.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.HTTP, b); err != nil {
 			return nil, err
 		}
 	}
@@ -3911,17 +3503,11 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3960,17 +3546,11 @@ func (v *MCPHTTPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPHTTPCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPHTTPCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPHTTPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4001,7 +3581,7 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.URL)
 	if v.Headers != nil {
 		b = append(b, `,"headers":`...)
-		if b, err = appendSlice(b, v.Headers, (*HTTPHeader).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 			return nil, err
 		}
 	}
@@ -4015,17 +3595,11 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPServerHTTP) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4072,7 +3646,7 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Env != nil {
 		b = append(b, `,"env":`...)
-		if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 			return nil, err
 		}
 	}
@@ -4086,17 +3660,11 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPServerStdio) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdio) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4145,17 +3713,11 @@ func (v *MCPStdioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPStdioCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPStdioCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPStdioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4238,17 +3800,11 @@ func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MultiSelectPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4313,17 +3869,11 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NewSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4383,17 +3933,11 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NewSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4443,17 +3987,11 @@ func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Notice) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Notice) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4524,17 +4062,11 @@ func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NumberPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NumberPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4585,17 +4117,11 @@ func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PermissionOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PermissionOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4656,17 +4182,11 @@ func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanEntry) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanEntry) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4714,7 +4234,7 @@ func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"planId":`...)
 	b = appendString(b, v.PlanID)
 	b = append(b, `,"entries":`...)
-	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -4727,17 +4247,11 @@ func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4782,17 +4296,11 @@ func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4830,17 +4338,11 @@ func (v *PromptAudioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PromptAudioCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptAudioCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptAudioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4867,19 +4369,19 @@ func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Image != nil {
 		b = append(b, `,"image":`...)
-		if b, err = v.Image.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Image, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Audio != nil {
 		b = append(b, `,"audio":`...)
-		if b, err = v.Audio.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Audio, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.EmbeddedContext != nil {
 		b = append(b, `,"embeddedContext":`...)
-		if b, err = v.EmbeddedContext.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.EmbeddedContext, b); err != nil {
 			return nil, err
 		}
 	}
@@ -4893,17 +4395,11 @@ func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PromptCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4944,17 +4440,11 @@ func (v *PromptEmbeddedContextCapabilities) appendMembers(b []byte) ([]byte, err
 	return b, nil
 }
 
-func (v *PromptEmbeddedContextCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptEmbeddedContextCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptEmbeddedContextCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4989,17 +4479,11 @@ func (v *PromptImageCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PromptImageCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptImageCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptImageCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5040,17 +4524,11 @@ func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PromptRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5095,17 +4573,11 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PromptResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5154,17 +4626,11 @@ func (v *ReplayFromStart) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ReplayFromStart) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReplayFromStart) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReplayFromStart) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5204,7 +4670,7 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"options":`...)
-	if b, err = appendSlice(b, v.Options, (*PermissionOption).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -5217,17 +4683,11 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *RequestPermissionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5281,17 +4741,11 @@ func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *RequestPermissionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5334,17 +4788,11 @@ func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *RequiresActionStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5389,7 +4837,7 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = appendSlice(b, v.Icons, (*Icon).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Icons, encodeObject[*Icon]); err != nil {
 			return nil, err
 		}
 	}
@@ -5403,7 +4851,7 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -5417,17 +4865,11 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ResourceLink) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResourceLink) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5505,17 +4947,11 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ResumeSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5578,17 +5014,11 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ResumeSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5632,17 +5062,11 @@ func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *RunningStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5685,17 +5109,11 @@ func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SelectedPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5733,17 +5151,11 @@ func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]by
 	return b, nil
 }
 
-func (v *SessionAdditionalDirectoriesCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5770,25 +5182,25 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Prompt != nil {
 		b = append(b, `,"prompt":`...)
-		if b, err = v.Prompt.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Prompt, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCP != nil {
 		b = append(b, `,"mcp":`...)
-		if b, err = v.MCP.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.MCP, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Delete != nil {
 		b = append(b, `,"delete":`...)
-		if b, err = v.Delete.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Delete, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories != nil {
 		b = append(b, `,"additionalDirectories":`...)
-		if b, err = v.AdditionalDirectories.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.AdditionalDirectories, b); err != nil {
 			return nil, err
 		}
 	}
@@ -5808,17 +5220,11 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5859,17 +5265,11 @@ func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5927,17 +5327,11 @@ func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigSelect) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5971,7 +5365,7 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"name":`...)
 	b = appendString(b, v.Name)
 	b = append(b, `,"options":`...)
-	if b, err = appendSlice(b, v.Options, (*SessionConfigSelectOption).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -5984,17 +5378,11 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigSelectGroup) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6048,17 +5436,11 @@ func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigSelectOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6112,17 +5494,11 @@ func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionDeleteCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6189,17 +5565,11 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionInfo) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6260,17 +5630,11 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6322,17 +5686,11 @@ func (v *SessionNotFoundErrorData) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionNotFoundErrorData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionNotFoundErrorData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionNotFoundErrorData) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6374,17 +5732,11 @@ func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error)
 	return b, nil
 }
 
-func (v *SetSessionConfigOptionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6426,17 +5778,11 @@ func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *StringMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6502,7 +5848,7 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.OneOf != nil {
 		b = append(b, `,"oneOf":`...)
-		if b, err = appendSlice(b, v.OneOf, (*EnumOption).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.OneOf, encodeObject[*EnumOption]); err != nil {
 			return nil, err
 		}
 	}
@@ -6516,17 +5862,11 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *StringPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6585,17 +5925,11 @@ func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Terminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Terminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6633,17 +5967,11 @@ func (v *TerminalAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalAuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6678,17 +6006,11 @@ func (v *TerminalCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalCancelCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6715,7 +6037,7 @@ func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = v.Cancel.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Cancel, b); err != nil {
 			return nil, err
 		}
 	}
@@ -6729,17 +6051,11 @@ func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6784,17 +6100,11 @@ func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalExitStatus) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalExitStatus) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6846,17 +6156,11 @@ func (v *TerminalOutput) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalOutput) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalOutput) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalOutput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6898,17 +6202,11 @@ func (v *TerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalOutputChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalOutputChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalOutputChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6953,17 +6251,11 @@ func (v *TerminalSize) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalSize) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalSize) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7014,25 +6306,25 @@ func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Output.Present {
 		b = append(b, `,"output":`...)
-		if b, err = appendNullable(b, &v.Output, (*TerminalOutput).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Output, encodeObject[*TerminalOutput]); err != nil {
 			return nil, err
 		}
 	}
 	if v.ExitStatus.Present {
 		b = append(b, `,"exitStatus":`...)
-		if b, err = appendNullable(b, &v.ExitStatus, (*TerminalExitStatus).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.ExitStatus, encodeObject[*TerminalExitStatus]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Size.Present {
 		b = append(b, `,"size":`...)
-		if b, err = appendNullable(b, &v.Size, (*TerminalSize).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Size, encodeObject[*TerminalSize]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Capabilities.Present {
 		b = append(b, `,"capabilities":`...)
-		if b, err = appendNullable(b, &v.Capabilities, (*TerminalCapabilities).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*TerminalCapabilities]); err != nil {
 			return nil, err
 		}
 	}
@@ -7046,17 +6338,11 @@ func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7108,17 +6394,11 @@ func (v *TextCommandInput) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TextCommandInput) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextCommandInput) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7150,7 +6430,7 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Text)
 	if v.Annotations != nil {
 		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
@@ -7164,17 +6444,11 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TextContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7222,17 +6496,11 @@ func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TextResourceContents) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7266,7 +6534,7 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"anyOf":`...)
-	if b, err = appendSlice(b, v.AnyOf, (*EnumOption).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -7279,17 +6547,11 @@ func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TitledMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7329,17 +6591,11 @@ func (v *ToolCallCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCallCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallCancelCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7366,7 +6622,7 @@ func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = v.Cancel.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Cancel, b); err != nil {
 			return nil, err
 		}
 	}
@@ -7380,17 +6636,11 @@ func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCallCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7433,17 +6683,11 @@ func (v *ToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCallContentChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7501,17 +6745,11 @@ func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCallLocation) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallLocation) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7544,7 +6782,7 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 func (v *ToolCallPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"toolCall":`...)
-	if b, err = v.ToolCall.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.ToolCall, b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -7557,17 +6795,11 @@ func (v *ToolCallPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCallPermissionSubject) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallPermissionSubject) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7632,7 +6864,7 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	if v.Locations.Present {
 		b = append(b, `,"locations":`...)
 		if b, err = appendNullable(b, &v.Locations, func(p *[]ToolCallLocation, b []byte) ([]byte, error) {
-			return appendSlice(b, *p, (*ToolCallLocation).appendJSON)
+			return appendSlice(b, *p, encodeObject[*ToolCallLocation])
 		}); err != nil {
 			return nil, err
 		}
@@ -7651,7 +6883,7 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Capabilities.Present {
 		b = append(b, `,"capabilities":`...)
-		if b, err = appendNullable(b, &v.Capabilities, (*ToolCallCapabilities).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*ToolCallCapabilities]); err != nil {
 			return nil, err
 		}
 	}
@@ -7665,17 +6897,11 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7741,17 +6967,11 @@ func (v *UnsupportedProtocolVersionErrorData) appendMembers(b []byte) ([]byte, e
 	return b, nil
 }
 
-func (v *UnsupportedProtocolVersionErrorData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnsupportedProtocolVersionErrorData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7800,17 +7020,11 @@ func (v *UpdateSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UpdateSessionNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UpdateSessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7847,7 +7061,7 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	b = appendUint(b, v.Size)
 	if v.Cost.Present {
 		b = append(b, `,"cost":`...)
-		if b, err = appendNullable(b, &v.Cost, (*Cost).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Cost, encodeObject[*Cost]); err != nil {
 			return nil, err
 		}
 	}
@@ -7861,17 +7075,11 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UsageUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UsageUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7924,17 +7132,11 @@ func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UserMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UserMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {

@@ -47,17 +47,11 @@ func (v *AgentResponseResult) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -110,23 +104,17 @@ func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *AgentResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -359,17 +347,11 @@ func (v *AuthMethodTerminalVariant) appendMembers(b []byte) ([]byte, error) {
 	return v.AuthMethodTerminal.appendMembers(b)
 }
 
-func (v *AuthMethodTerminalVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -378,17 +360,11 @@ func (v *AuthMethodAgentVariant) appendMembers(b []byte) ([]byte, error) {
 	return v.AuthMethodAgent.appendMembers(b)
 }
 
-func (v *AuthMethodAgentVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodOther) rawObject() json.RawMessage {
@@ -561,17 +537,11 @@ func (v *AvailableCommandData) appendMembers(b []byte) ([]byte, error) {
 	return v.Command.appendMembers(b)
 }
 
-func (v *AvailableCommandData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommandOther) rawObject() json.RawMessage {
@@ -730,17 +700,11 @@ func (v *AvailableCommandInputText) appendMembers(b []byte) ([]byte, error) {
 	return v.TextCommandInput.appendMembers(b)
 }
 
-func (v *AvailableCommandInputText) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandInputText) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommandInputOther) rawObject() json.RawMessage {
@@ -892,17 +856,11 @@ func (v *BackgroundWorkTerminal) appendMembers(b []byte) ([]byte, error) {
 	return v.BackgroundTerminal.appendMembers(b)
 }
 
-func (v *BackgroundWorkTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundWorkTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -911,17 +869,11 @@ func (v *BackgroundWorkToolCall) appendMembers(b []byte) ([]byte, error) {
 	return v.BackgroundToolCall.appendMembers(b)
 }
 
-func (v *BackgroundWorkToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundWorkToolCall) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BackgroundWorkOther) rawObject() json.RawMessage {
@@ -1024,17 +976,11 @@ func (v *ClientResponseResult) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1087,23 +1033,17 @@ func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ClientResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1328,17 +1268,11 @@ func (v *ContentBlockText) appendMembers(b []byte) ([]byte, error) {
 	return v.TextContent.appendMembers(b)
 }
 
-func (v *ContentBlockText) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockText) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1347,17 +1281,11 @@ func (v *ContentBlockImage) appendMembers(b []byte) ([]byte, error) {
 	return v.ImageContent.appendMembers(b)
 }
 
-func (v *ContentBlockImage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1366,17 +1294,11 @@ func (v *ContentBlockAudio) appendMembers(b []byte) ([]byte, error) {
 	return v.AudioContent.appendMembers(b)
 }
 
-func (v *ContentBlockAudio) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1385,17 +1307,11 @@ func (v *ContentBlockResourceLink) appendMembers(b []byte) ([]byte, error) {
 	return v.ResourceLink.appendMembers(b)
 }
 
-func (v *ContentBlockResourceLink) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1404,17 +1320,11 @@ func (v *ContentBlockResource) appendMembers(b []byte) ([]byte, error) {
 	return v.EmbeddedResource.appendMembers(b)
 }
 
-func (v *ContentBlockResource) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ContentBlockOther) rawObject() json.RawMessage {
@@ -1588,17 +1498,11 @@ func (v *CreateElicitationRequestForm) appendMembers(b []byte) ([]byte, error) {
 	return v.ElicitationFormMode.appendMembers(b)
 }
 
-func (v *CreateElicitationRequestForm) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1607,17 +1511,11 @@ func (v *CreateElicitationRequestURL) appendMembers(b []byte) ([]byte, error) {
 	return v.ElicitationURLMode.appendMembers(b)
 }
 
-func (v *CreateElicitationRequestURL) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestURL) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CreateElicitationRequestOther) rawObject() json.RawMessage {
@@ -1902,17 +1800,11 @@ func (v *CreateElicitationResponseAccept) appendMembers(b []byte) ([]byte, error
 	return v.ElicitationAcceptAction.appendMembers(b)
 }
 
-func (v *CreateElicitationResponseAccept) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1921,17 +1813,11 @@ func (v *CreateElicitationResponseDecline) appendMembers(b []byte) ([]byte, erro
 	return b, nil
 }
 
-func (v *CreateElicitationResponseDecline) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1957,17 +1843,11 @@ func (v *CreateElicitationResponseCancel) appendMembers(b []byte) ([]byte, error
 	return b, nil
 }
 
-func (v *CreateElicitationResponseCancel) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2194,17 +2074,11 @@ func (v *DiffChangeAdd) appendMembers(b []byte) ([]byte, error) {
 	return v.DiffPathChange.appendMembers(b)
 }
 
-func (v *DiffChangeAdd) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeAdd) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2213,17 +2087,11 @@ func (v *DiffChangeDelete) appendMembers(b []byte) ([]byte, error) {
 	return v.DiffPathChange.appendMembers(b)
 }
 
-func (v *DiffChangeDelete) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeDelete) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2232,17 +2100,11 @@ func (v *DiffChangeModify) appendMembers(b []byte) ([]byte, error) {
 	return v.DiffPathChange.appendMembers(b)
 }
 
-func (v *DiffChangeModify) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeModify) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2251,17 +2113,11 @@ func (v *DiffChangeMove) appendMembers(b []byte) ([]byte, error) {
 	return v.DiffPathPairChange.appendMembers(b)
 }
 
-func (v *DiffChangeMove) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeMove) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2270,17 +2126,11 @@ func (v *DiffChangeCopy) appendMembers(b []byte) ([]byte, error) {
 	return v.DiffPathPairChange.appendMembers(b)
 }
 
-func (v *DiffChangeCopy) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeCopy) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DiffChangeOther) rawObject() json.RawMessage {
@@ -2579,7 +2429,7 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []stri
 func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"requestedSchema":`...)
-	if b, err = v.RequestedSchema.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.RequestedSchema, b); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -2669,17 +2519,11 @@ func (v *ElicitationPropertySchemaString) appendMembers(b []byte) ([]byte, error
 	return v.StringPropertySchema.appendMembers(b)
 }
 
-func (v *ElicitationPropertySchemaString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2688,17 +2532,11 @@ func (v *ElicitationPropertySchemaNumber) appendMembers(b []byte) ([]byte, error
 	return v.NumberPropertySchema.appendMembers(b)
 }
 
-func (v *ElicitationPropertySchemaNumber) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2707,17 +2545,11 @@ func (v *ElicitationPropertySchemaInteger) appendMembers(b []byte) ([]byte, erro
 	return v.IntegerPropertySchema.appendMembers(b)
 }
 
-func (v *ElicitationPropertySchemaInteger) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2726,17 +2558,11 @@ func (v *ElicitationPropertySchemaBoolean) appendMembers(b []byte) ([]byte, erro
 	return v.BooleanPropertySchema.appendMembers(b)
 }
 
-func (v *ElicitationPropertySchemaBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2745,17 +2571,11 @@ func (v *ElicitationPropertySchemaArray) appendMembers(b []byte) ([]byte, error)
 	return v.MultiSelectPropertySchema.appendMembers(b)
 }
 
-func (v *ElicitationPropertySchemaArray) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaArray) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
@@ -3001,6 +2821,14 @@ func (u ErrorData) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
+func (v *ErrorDataUnsupportedProtocolVersion) appendJSON(b []byte) ([]byte, error) {
+	return encodeObject(&v.UnsupportedProtocolVersionErrorData, b)
+}
+
+func (v *ErrorDataSessionNotFound) appendJSON(b []byte) ([]byte, error) {
+	return encodeObject(&v.SessionNotFoundErrorData, b)
+}
+
 func (v *ErrorDataOther) appendJSON(b []byte) ([]byte, error) {
 	return appendRaw(b, v.Raw)
 }
@@ -3181,17 +3009,11 @@ func (v *IdleStateUpdateEndTurn) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateEndTurn) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateEndTurn) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3217,17 +3039,11 @@ func (v *IdleStateUpdateMaxTokens) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateMaxTokens) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTokens) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3253,17 +3069,11 @@ func (v *IdleStateUpdateMaxTurnRequests) appendMembers(b []byte) ([]byte, error)
 	return b, nil
 }
 
-func (v *IdleStateUpdateMaxTurnRequests) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTurnRequests) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3289,17 +3099,11 @@ func (v *IdleStateUpdateRefusal) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateRefusal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateRefusal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3325,17 +3129,11 @@ func (v *IdleStateUpdateCancelled) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3361,17 +3159,11 @@ func (v *IdleStateUpdateError) appendMembers(b []byte) ([]byte, error) {
 	return v.ErrorStopReason.appendMembers(b)
 }
 
-func (v *IdleStateUpdateError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3379,17 +3171,11 @@ func (*IdleStateUpdateNone) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateNone) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateNone) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3598,17 +3384,11 @@ func (v *MCPServerHTTPVariant) appendMembers(b []byte) ([]byte, error) {
 	return v.MCPServerHTTP.appendMembers(b)
 }
 
-func (v *MCPServerHTTPVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3617,17 +3397,11 @@ func (v *MCPServerStdioVariant) appendMembers(b []byte) ([]byte, error) {
 	return v.MCPServerStdio.appendMembers(b)
 }
 
-func (v *MCPServerStdioVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerOther) rawObject() json.RawMessage {
@@ -3783,17 +3557,11 @@ func (v *MultiSelectItemsString) appendMembers(b []byte) ([]byte, error) {
 	return v.StringMultiSelectItems.appendMembers(b)
 }
 
-func (v *MultiSelectItemsString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3801,17 +3569,11 @@ func (v *MultiSelectItemsTitled) appendMembers(b []byte) ([]byte, error) {
 	return v.TitledMultiSelectItems.appendMembers(b)
 }
 
-func (v *MultiSelectItemsTitled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsTitled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
@@ -3975,17 +3737,11 @@ func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
 	return v.PlanItems.appendMembers(b)
 }
 
-func (v *PlanUpdateContentItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
@@ -4136,17 +3892,11 @@ func (v *ReplayFromStartVariant) appendMembers(b []byte) ([]byte, error) {
 	return v.ReplayFromStart.appendMembers(b)
 }
 
-func (v *ReplayFromStartVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReplayFromStartVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReplayFromOther) rawObject() json.RawMessage {
@@ -4344,17 +4094,11 @@ func (v *RequestPermissionOutcomeCancelled) appendMembers(b []byte) ([]byte, err
 	return v.CancelledPermissionOutcome.appendMembers(b)
 }
 
-func (v *RequestPermissionOutcomeCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4363,17 +4107,11 @@ func (v *RequestPermissionOutcomeSelected) appendMembers(b []byte) ([]byte, erro
 	return v.SelectedPermissionOutcome.appendMembers(b)
 }
 
-func (v *RequestPermissionOutcomeSelected) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
@@ -4518,17 +4256,11 @@ func (v *RequestPermissionSubjectToolCall) appendMembers(b []byte) ([]byte, erro
 	return v.ToolCallPermissionSubject.appendMembers(b)
 }
 
-func (v *RequestPermissionSubjectToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionSubjectToolCall) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4537,17 +4269,11 @@ func (v *RequestPermissionSubjectCommand) appendMembers(b []byte) ([]byte, error
 	return v.CommandPermissionSubject.appendMembers(b)
 }
 
-func (v *RequestPermissionSubjectCommand) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionSubjectCommand) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionSubjectOther) rawObject() json.RawMessage {
@@ -4721,17 +4447,11 @@ func (v *SessionConfigOptionSelect) appendMembers(b []byte) ([]byte, error) {
 	return v.SessionConfigSelect.appendMembers(b)
 }
 
-func (v *SessionConfigOptionSelect) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4740,17 +4460,11 @@ func (v *SessionConfigOptionBoolean) appendMembers(b []byte) ([]byte, error) {
 	return v.SessionConfigBoolean.appendMembers(b)
 }
 
-func (v *SessionConfigOptionBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
@@ -4897,11 +4611,11 @@ func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 }
 
 func (v SessionConfigSelectOptionsUngrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectOption(v), (*SessionConfigSelectOption).appendJSON)
+	return appendSlice(b, []SessionConfigSelectOption(v), encodeObject[*SessionConfigSelectOption])
 }
 
 func (v SessionConfigSelectOptionsGrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectGroup(v), (*SessionConfigSelectGroup).appendJSON)
+	return appendSlice(b, []SessionConfigSelectGroup(v), encodeObject[*SessionConfigSelectGroup])
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -5064,17 +4778,11 @@ func (v *SessionUpdateUserMessageChunk) appendMembers(b []byte) ([]byte, error) 
 	return v.ContentChunk.appendMembers(b)
 }
 
-func (v *SessionUpdateUserMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5083,17 +4791,11 @@ func (v *SessionUpdateUserMessage) appendMembers(b []byte) ([]byte, error) {
 	return v.UserMessage.appendMembers(b)
 }
 
-func (v *SessionUpdateUserMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUserMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5102,17 +4804,11 @@ func (v *SessionUpdateAgentMessageChunk) appendMembers(b []byte) ([]byte, error)
 	return v.ContentChunk.appendMembers(b)
 }
 
-func (v *SessionUpdateAgentMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5121,17 +4817,11 @@ func (v *SessionUpdateAgentMessage) appendMembers(b []byte) ([]byte, error) {
 	return v.AgentMessage.appendMembers(b)
 }
 
-func (v *SessionUpdateAgentMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5140,17 +4830,11 @@ func (v *SessionUpdateAgentThoughtChunk) appendMembers(b []byte) ([]byte, error)
 	return v.ContentChunk.appendMembers(b)
 }
 
-func (v *SessionUpdateAgentThoughtChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5159,17 +4843,11 @@ func (v *SessionUpdateAgentThought) appendMembers(b []byte) ([]byte, error) {
 	return v.AgentThought.appendMembers(b)
 }
 
-func (v *SessionUpdateAgentThought) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentThought) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5200,17 +4878,11 @@ func (v *SessionUpdateToolCallContentChunk) appendMembers(b []byte) ([]byte, err
 	return v.ToolCallContentChunk.appendMembers(b)
 }
 
-func (v *SessionUpdateToolCallContentChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCallContentChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5219,17 +4891,11 @@ func (v *SessionUpdateToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	return v.ToolCallUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdateToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5238,17 +4904,11 @@ func (v *SessionUpdateTerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 	return v.TerminalUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdateTerminalUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateTerminalUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5257,17 +4917,11 @@ func (v *SessionUpdateTerminalOutputChunk) appendMembers(b []byte) ([]byte, erro
 	return v.TerminalOutputChunk.appendMembers(b)
 }
 
-func (v *SessionUpdateTerminalOutputChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateTerminalOutputChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5276,17 +4930,11 @@ func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	return v.PlanUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdatePlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5295,17 +4943,11 @@ func (v *SessionUpdateAvailableCommandsUpdate) appendMembers(b []byte) ([]byte, 
 	return v.AvailableCommandsUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdateAvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5314,17 +4956,11 @@ func (v *SessionUpdateConfigOptionUpdate) appendMembers(b []byte) ([]byte, error
 	return v.ConfigOptionUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdateConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5333,17 +4969,11 @@ func (v *SessionUpdateSessionInfoUpdate) appendMembers(b []byte) ([]byte, error)
 	return v.SessionInfoUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdateSessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5352,17 +4982,11 @@ func (v *SessionUpdateUsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	return v.UsageUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdateUsageUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5371,17 +4995,11 @@ func (v *SessionUpdateNotice) appendMembers(b []byte) ([]byte, error) {
 	return v.Notice.appendMembers(b)
 }
 
-func (v *SessionUpdateNotice) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5390,17 +5008,11 @@ func (v *SessionUpdateCompactionUpdate) appendMembers(b []byte) ([]byte, error) 
 	return v.CompactionUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdateCompactionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5409,17 +5021,11 @@ func (v *SessionUpdateCompactionSummaryChunk) appendMembers(b []byte) ([]byte, e
 	return v.CompactionSummaryChunk.appendMembers(b)
 }
 
-func (v *SessionUpdateCompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionUpdateOther) rawObject() json.RawMessage {
@@ -5595,17 +5201,11 @@ func (v *SetSessionConfigOptionRequestID) appendMembers(b []byte) ([]byte, error
 	return b, nil
 }
 
-func (v *SetSessionConfigOptionRequestID) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestID) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestID) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5648,17 +5248,11 @@ func (v *SetSessionConfigOptionRequestBoolean) appendMembers(b []byte) ([]byte, 
 	return b, nil
 }
 
-func (v *SetSessionConfigOptionRequestBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5916,17 +5510,11 @@ func (v *StateUpdateRunning) appendMembers(b []byte) ([]byte, error) {
 	return v.RunningStateUpdate.appendMembers(b)
 }
 
-func (v *StateUpdateRunning) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5957,17 +5545,11 @@ func (v *StateUpdateRequiresAction) appendMembers(b []byte) ([]byte, error) {
 	return v.RequiresActionStateUpdate.appendMembers(b)
 }
 
-func (v *StateUpdateRequiresAction) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StateUpdateOther) rawObject() json.RawMessage {
@@ -6114,17 +5696,11 @@ func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
 	return v.Content.appendMembers(b)
 }
 
-func (v *ToolCallContentData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6133,17 +5709,11 @@ func (v *ToolCallContentDiff) appendMembers(b []byte) ([]byte, error) {
 	return v.Diff.appendMembers(b)
 }
 
-func (v *ToolCallContentDiff) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6152,17 +5722,11 @@ func (v *ToolCallContentTerminal) appendMembers(b []byte) ([]byte, error) {
 	return v.Terminal.appendMembers(b)
 }
 
-func (v *ToolCallContentTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallContentOther) rawObject() json.RawMessage {

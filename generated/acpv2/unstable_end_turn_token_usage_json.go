@@ -41,17 +41,11 @@ func (v *Usage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Usage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Usage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -101,7 +95,7 @@ func (v *idleStateUpdateEndTurnTokenUsage) appendMembers(b []byte) ([]byte, erro
 	var err error
 	if v.Usage != nil {
 		b = append(b, `,"usage":`...)
-		if b, err = v.Usage.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Usage, b); err != nil {
 			return nil, err
 		}
 	}

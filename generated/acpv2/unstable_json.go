@@ -28,17 +28,11 @@ func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ArchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ArchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -76,17 +70,11 @@ func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ArchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -139,17 +127,11 @@ func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthAccount) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthAccount) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -206,17 +188,11 @@ func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -251,17 +227,11 @@ func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -290,7 +260,7 @@ func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
 		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
@@ -304,17 +274,11 @@ func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -348,7 +312,7 @@ func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
 		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
@@ -362,17 +326,11 @@ func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AuthStatusUpdateNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -414,17 +372,11 @@ func (v *BackgroundSubagent) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *BackgroundSubagent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundSubagent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -456,7 +408,7 @@ func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Method)
 	if v.Params != nil {
 		b = append(b, `,"params":`...)
-		if b, err = v.Params.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Params, b); err != nil {
 			return nil, err
 		}
 	}
@@ -464,17 +416,11 @@ func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxyNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -518,17 +464,11 @@ func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxyRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -592,17 +532,11 @@ func (v *ProxyResponseResult) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxyResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -655,23 +589,17 @@ func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ProxyResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -833,17 +761,11 @@ func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxySuccessorNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -891,17 +813,11 @@ func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxySuccessorRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -941,17 +857,11 @@ func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionArchiveCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -997,17 +907,11 @@ func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1076,17 +980,11 @@ func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1142,17 +1040,11 @@ func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1204,17 +1096,11 @@ func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1251,17 +1137,11 @@ func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1307,17 +1187,11 @@ func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1349,7 +1223,7 @@ func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error
 	var err error
 	if v.Mode != nil {
 		b = append(b, `,"mode":`...)
-		if b, err = v.Mode.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Mode, b); err != nil {
 			return nil, err
 		}
 	}
@@ -1363,17 +1237,11 @@ func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error
 	return b, nil
 }
 
-func (v *SessionSystemPromptCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1402,7 +1270,7 @@ func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, e
 	var err error
 	if v.Override != nil {
 		b = append(b, `,"override":`...)
-		if b, err = v.Override.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Override, b); err != nil {
 			return nil, err
 		}
 	}
@@ -1416,17 +1284,11 @@ func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, e
 	return b, nil
 }
 
-func (v *SessionSystemPromptModeCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1463,17 +1325,11 @@ func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byt
 	return b, nil
 }
 
-func (v *SessionSystemPromptOverrideCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1508,17 +1364,11 @@ func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionTitleCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1557,17 +1407,11 @@ func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SetSessionTitleRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionTitleRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1610,17 +1454,11 @@ func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SetSessionTitleResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionTitleResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1650,7 +1488,7 @@ func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = v.Cancel.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Cancel, b); err != nil {
 			return nil, err
 		}
 	}
@@ -1664,17 +1502,11 @@ func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SubagentSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1717,7 +1549,7 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Capabilities.Present {
 		b = append(b, `,"capabilities":`...)
-		if b, err = appendNullable(b, &v.Capabilities, (*SubagentSessionCapabilities).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*SubagentSessionCapabilities]); err != nil {
 			return nil, err
 		}
 	}
@@ -1751,17 +1583,11 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1815,17 +1641,11 @@ func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UnarchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnarchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1863,17 +1683,11 @@ func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UnarchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1913,17 +1727,11 @@ func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UnknownStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1964,7 +1772,7 @@ func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) 
 	var err error
 	if v.Status != nil {
 		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Status, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2001,7 +1809,7 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
 		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2021,7 +1829,7 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
 		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2047,25 +1855,25 @@ func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
 		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Archive != nil {
 		b = append(b, `,"archive":`...)
-		if b, err = v.Archive.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Archive, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status != nil {
 		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Status, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
 		b = append(b, `,"title":`...)
-		if b, err = v.Title.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Title, b); err != nil {
 			return nil, err
 		}
 	}
@@ -2095,17 +1903,11 @@ func (v *BackgroundWorkSubagent) appendMembers(b []byte) ([]byte, error) {
 	return v.BackgroundSubagent.appendMembers(b)
 }
 
-func (v *BackgroundWorkSubagent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundWorkSubagent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {
@@ -2120,17 +1922,11 @@ func (v *SessionUpdateSubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	return v.SubagentUpdate.appendMembers(b)
 }
 
-func (v *SessionUpdateSubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2139,17 +1935,11 @@ func (v *SessionUpdateSessionMessage) appendMembers(b []byte) ([]byte, error) {
 	return v.SessionMessage.appendMembers(b)
 }
 
-func (v *SessionUpdateSessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2158,17 +1948,11 @@ func (v *SessionUpdateSessionMessageChunk) appendMembers(b []byte) ([]byte, erro
 	return v.SessionMessageChunk.appendMembers(b)
 }
 
-func (v *SessionUpdateSessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {
@@ -2189,17 +1973,11 @@ func (v *StateUpdateUnknown) appendMembers(b []byte) ([]byte, error) {
 	return v.UnknownStateUpdate.appendMembers(b)
 }
 
-func (v *StateUpdateUnknown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateUnknown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {

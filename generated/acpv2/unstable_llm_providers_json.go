@@ -25,17 +25,11 @@ func (v *DisableProviderRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *DisableProviderRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DisableProviderRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -73,17 +67,11 @@ func (v *DisableProviderResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *DisableProviderResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DisableProviderResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -129,17 +117,11 @@ func (v *ListProvidersRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ListProvidersRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListProvidersRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -165,7 +147,7 @@ func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
 func (v *ListProvidersResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"providers":`...)
-	if b, err = appendSlice(b, v.Providers, (*ProviderInfo).appendJSON); err != nil {
+	if b, err = appendSlice(b, v.Providers, encodeObject[*ProviderInfo]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
@@ -178,17 +160,11 @@ func (v *ListProvidersResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ListProvidersResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListProvidersResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -232,17 +208,11 @@ func (v *ProviderCurrentConfig) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProviderCurrentConfig) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProviderCurrentConfig) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -294,7 +264,7 @@ func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
 	b = appendBool(b, v.Required)
 	if v.Current != nil {
 		b = append(b, `,"current":`...)
-		if b, err = v.Current.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Current, b); err != nil {
 			return nil, err
 		}
 	}
@@ -308,17 +278,11 @@ func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProviderInfo) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProviderInfo) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -364,17 +328,11 @@ func (v *ProvidersCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProvidersCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProvidersCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -421,17 +379,11 @@ func (v *SetProviderRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SetProviderRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetProviderRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -479,17 +431,11 @@ func (v *SetProviderResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SetProviderResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetProviderResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -524,7 +470,7 @@ func (v *agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) 
 	var err error
 	if v.Providers != nil {
 		b = append(b, `,"providers":`...)
-		if b, err = v.Providers.appendJSON(b); err != nil {
+		if b, err = encodeObject(v.Providers, b); err != nil {
 			return nil, err
 		}
 	}
