@@ -399,7 +399,7 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 	}
 	var steps []step
 	if s.tag != "" {
-		steps = append(steps, step{code: appendLit("," + s.tag)})
+		steps = append(steps, step{code: appendName("," + s.tag)})
 	}
 	for _, emb := range s.embeds {
 		steps = append(steps, step{call: jen.Id(recvName).Dot(emb).Dot("appendMembers").Call(jen.Id("b"))})

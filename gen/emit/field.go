@@ -221,7 +221,7 @@ func skipElem(f *ir.Field) *ir.Ref {
 // says that the code can fail.
 func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 	x := func() *jen.Statement { return jen.Id(recvName).Dot(fl.GoName) }
-	name := appendLit("," + quote(fl.JSONName) + ":")
+	name := appendName("," + quote(fl.JSONName) + ":")
 	null := appendLit("null")
 	switch {
 	case fl.NullMeans:

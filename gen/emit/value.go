@@ -454,11 +454,22 @@ func tryAppend(call jen.Code) jen.Code {
 
 // appendLit is `b = append(b, `text`...)`.
 func appendLit(text string) jen.Code {
-	lit := jen.Lit(text)
+	return jen.Id("b").Op("=").Append(jen.Id("b"), rawLit(text).Op("..."))
+}
+
+// appendName is `b = appendName(b, `text`)`: the runtime appends the name
+// of a member, or the tag member of a variant, out of line.
+func appendName(text string) jen.Code {
+	return jen.Id("b").Op("=").Id("appendName").Call(jen.Id("b"), rawLit(text))
+}
+
+// rawLit is text as a raw string literal when it can be one, which reads
+// better for JSON.
+func rawLit(text string) *jen.Statement {
 	if !strings.Contains(text, "`") {
-		lit = jen.Op("`" + text + "`")
+		return jen.Op("`" + text + "`")
 	}
-	return jen.Id("b").Op("=").Append(jen.Id("b"), lit.Op("..."))
+	return jen.Lit(text)
 }
 
 // quote is s as a JSON string.

@@ -12,13 +12,13 @@ import "encoding/json"
 func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Logout != nil {
-		b = append(b, `,"logout":`...)
+		b = appendName(b, `,"logout":`)
 		if b, err = encodeObject(v.Logout, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -62,12 +62,12 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.LoadSession != nil {
-		b = append(b, `,"loadSession":`...)
+		b = appendName(b, `,"loadSession":`)
 		b = appendBool(b, *v.LoadSession)
 	}
 	if v.PromptCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"promptCapabilities":`...)
+		b = appendName(b, `,"promptCapabilities":`)
 		if b, err = encodeObject(v.PromptCapabilities, b); err != nil {
 			return nil, err
 		}
@@ -77,7 +77,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.MCPCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"mcpCapabilities":`...)
+		b = appendName(b, `,"mcpCapabilities":`)
 		if b, err = encodeObject(v.MCPCapabilities, b); err != nil {
 			return nil, err
 		}
@@ -87,7 +87,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.SessionCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"sessionCapabilities":`...)
+		b = appendName(b, `,"sessionCapabilities":`)
 		if b, err = encodeObject(v.SessionCapabilities, b); err != nil {
 			return nil, err
 		}
@@ -97,7 +97,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Auth != nil {
 		member := len(b)
-		b = append(b, `,"auth":`...)
+		b = appendName(b, `,"auth":`)
 		if b, err = encodeObject(v.Auth, b); err != nil {
 			return nil, err
 		}
@@ -106,7 +106,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -157,10 +157,10 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -201,14 +201,14 @@ func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -253,23 +253,23 @@ func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Audience != nil {
-		b = append(b, `,"audience":`...)
+		b = appendName(b, `,"audience":`)
 		if b, err = appendSlice(b, v.Audience, encodeString[Role]); err != nil {
 			return nil, err
 		}
 	}
 	if v.LastModified != nil {
-		b = append(b, `,"lastModified":`...)
+		b = appendName(b, `,"lastModified":`)
 		b = appendString(b, *v.LastModified)
 	}
 	if v.Priority != nil {
-		b = append(b, `,"priority":`...)
+		b = appendName(b, `,"priority":`)
 		if b, err = appendFloat(b, *v.Priority); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -314,17 +314,17 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -371,11 +371,11 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 func (v *AuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Terminal != nil {
-		b = append(b, `,"terminal":`...)
+		b = appendName(b, `,"terminal":`)
 		b = appendBool(b, *v.Terminal)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -415,16 +415,16 @@ func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -481,28 +481,28 @@ func (v AuthMethodID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Args != nil {
-		b = append(b, `,"args":`...)
+		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Env != nil {
-		b = append(b, `,"env":`...)
+		b = appendName(b, `,"env":`)
 		if b, err = appendMap(b, v.Env, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -556,10 +556,10 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthenticateRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -601,7 +601,7 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 func (v *AuthenticateResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -639,18 +639,18 @@ func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"description":`...)
+	b = appendName(b, `,"description":`)
 	b = appendString(b, v.Description)
 	if v.Input != nil {
-		b = append(b, `,"input":`...)
+		b = appendName(b, `,"input":`)
 		if b, err = v.Input.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -696,12 +696,12 @@ func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"availableCommands":`...)
+	b = appendName(b, `,"availableCommands":`)
 	if b, err = appendSlice(b, v.AvailableCommands, encodeObject[*AvailableCommand]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -742,16 +742,16 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"blob":`...)
+	b = appendName(b, `,"blob":`)
 	b = appendString(b, v.Blob)
 	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
+		b = appendName(b, `,"mimeType":`)
 		b = appendString(b, *v.MimeType)
 	}
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -798,7 +798,7 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 func (v *BooleanConfigOptionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -837,19 +837,19 @@ func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
 func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		b = appendBool(b, *v.Default)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -893,10 +893,10 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -937,12 +937,12 @@ func (v *CancelNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -985,7 +985,7 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Fs != nil {
 		member := len(b)
-		b = append(b, `,"fs":`...)
+		b = appendName(b, `,"fs":`)
 		if b, err = encodeObject(v.Fs, b); err != nil {
 			return nil, err
 		}
@@ -994,18 +994,18 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Terminal != nil {
-		b = append(b, `,"terminal":`...)
+		b = appendName(b, `,"terminal":`)
 		b = appendBool(b, *v.Terminal)
 	}
 	if v.Session != nil {
-		b = append(b, `,"session":`...)
+		b = appendName(b, `,"session":`)
 		if b, err = encodeObject(v.Session, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Auth != nil {
 		member := len(b)
-		b = append(b, `,"auth":`...)
+		b = appendName(b, `,"auth":`)
 		if b, err = encodeObject(v.Auth, b); err != nil {
 			return nil, err
 		}
@@ -1014,13 +1014,13 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
+		b = appendName(b, `,"elicitation":`)
 		if b, err = encodeObject(v.Elicitation, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1077,10 +1077,10 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -1121,14 +1121,14 @@ func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -1173,25 +1173,25 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Compaction != nil {
-		b = append(b, `,"compaction":`...)
+		b = appendName(b, `,"compaction":`)
 		if b, err = encodeObject(v.Compaction, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = encodeObject(v.ConfigOptions, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Notices != nil {
-		b = append(b, `,"notices":`...)
+		b = appendName(b, `,"notices":`)
 		if b, err = encodeObject(v.Notices, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1235,10 +1235,10 @@ func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1280,7 +1280,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1357,14 +1357,14 @@ func (v CompactionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"compactionId":`...)
+	b = appendName(b, `,"compactionId":`)
 	b = appendString(b, v.CompactionID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1408,12 +1408,12 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"compactionId":`...)
+	b = appendName(b, `,"compactionId":`)
 	b = appendString(b, v.CompactionID)
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
 	if v.Summary.Present {
-		b = append(b, `,"summary":`...)
+		b = appendName(b, `,"summary":`)
 		if b, err = appendNullable(b, &v.Summary, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -1421,13 +1421,13 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Error.Present {
-		b = append(b, `,"error":`...)
+		b = appendName(b, `,"error":`)
 		if b, err = appendNullable(b, &v.Error, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1477,10 +1477,10 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"elicitationId":`...)
+	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1521,12 +1521,12 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configOptions":`...)
+	b = appendName(b, `,"configOptions":`)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1567,12 +1567,12 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1613,16 +1613,16 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.MessageID != nil {
-		b = append(b, `,"messageId":`...)
+		b = appendName(b, `,"messageId":`)
 		b = appendString(b, *v.MessageID)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1665,14 +1665,14 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"amount":`...)
+	b = appendName(b, `,"amount":`)
 	if b, err = appendFloat(b, v.Amount); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"currency":`...)
+	b = appendName(b, `,"currency":`)
 	b = appendString(b, v.Currency)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1716,32 +1716,32 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"command":`...)
+	b = appendName(b, `,"command":`)
 	b = appendString(b, v.Command)
 	if v.Args != nil {
-		b = append(b, `,"args":`...)
+		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Env != nil {
-		b = append(b, `,"env":`...)
+		b = appendName(b, `,"env":`)
 		if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cwd != nil {
-		b = append(b, `,"cwd":`...)
+		b = appendName(b, `,"cwd":`)
 		b = appendString(b, *v.Cwd)
 	}
 	if v.OutputByteLimit != nil {
-		b = append(b, `,"outputByteLimit":`...)
+		b = appendName(b, `,"outputByteLimit":`)
 		b = appendUint(b, *v.OutputByteLimit)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1797,10 +1797,10 @@ func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1841,10 +1841,10 @@ func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"currentModeId":`...)
+	b = appendName(b, `,"currentModeId":`)
 	b = appendString(b, v.CurrentModeID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1885,10 +1885,10 @@ func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1930,7 +1930,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1968,16 +1968,16 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	if v.OldText != nil {
-		b = append(b, `,"oldText":`...)
+		b = appendName(b, `,"oldText":`)
 		b = appendString(b, *v.OldText)
 	}
-	b = append(b, `,"newText":`...)
+	b = appendName(b, `,"newText":`)
 	b = appendString(b, v.NewText)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2024,7 +2024,7 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendMap(b, v.Content, (*ElicitationContentValue).appendJSON); err != nil {
 			return nil, err
 		}
@@ -2065,19 +2065,19 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Form != nil {
-		b = append(b, `,"form":`...)
+		b = appendName(b, `,"form":`)
 		if b, err = encodeObject(v.Form, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
-		b = append(b, `,"url":`...)
+		b = appendName(b, `,"url":`)
 		if b, err = encodeObject(v.URL, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2120,7 +2120,7 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2169,7 +2169,7 @@ func (v ElicitationID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationRequestScope) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2219,31 +2219,31 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Type != nil {
-		b = append(b, `,"type":`...)
+		b = appendName(b, `,"type":`)
 		b = appendString(b, *v.Type)
 	}
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Properties != nil {
-		b = append(b, `,"properties":`...)
+		b = appendName(b, `,"properties":`)
 		if b, err = appendMap(b, v.Properties, (*ElicitationPropertySchema).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Required != nil {
-		b = append(b, `,"required":`...)
+		b = appendName(b, `,"required":`)
 		if b, err = appendSlice(b, v.Required, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2294,10 +2294,10 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.ToolCallID != nil {
-		b = append(b, `,"toolCallId":`...)
+		b = appendName(b, `,"toolCallId":`)
 		b = appendString(b, *v.ToolCallID)
 	}
 	return b, nil
@@ -2348,7 +2348,7 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2387,17 +2387,17 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resource":`...)
+	b = appendName(b, `,"resource":`)
 	if b, err = v.Resource.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2440,16 +2440,16 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"const":`...)
+	b = appendName(b, `,"const":`)
 	b = appendString(b, v.Const)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2495,12 +2495,12 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2544,12 +2544,12 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Error) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"code":`...)
+	b = appendName(b, `,"code":`)
 	b = appendInt(b, v.Code)
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
 	if len(v.Data) != 0 {
-		b = append(b, `,"data":`...)
+		b = appendName(b, `,"data":`)
 		if b, err = appendRaw(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -2594,15 +2594,15 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 func (v *FileSystemCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.ReadTextFile != nil {
-		b = append(b, `,"readTextFile":`...)
+		b = appendName(b, `,"readTextFile":`)
 		b = appendBool(b, *v.ReadTextFile)
 	}
 	if v.WriteTextFile != nil {
-		b = append(b, `,"writeTextFile":`...)
+		b = appendName(b, `,"writeTextFile":`)
 		b = appendBool(b, *v.WriteTextFile)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2644,12 +2644,12 @@ func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2694,21 +2694,21 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
 	if v.URI != nil {
-		b = append(b, `,"uri":`...)
+		b = appendName(b, `,"uri":`)
 		b = appendString(b, *v.URI)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2756,16 +2756,16 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
-	b = append(b, `,"version":`...)
+	b = appendName(b, `,"version":`)
 	b = appendString(b, v.Version)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2811,11 +2811,11 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"protocolVersion":`...)
+	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
 	if v.ClientCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"clientCapabilities":`...)
+		b = appendName(b, `,"clientCapabilities":`)
 		if b, err = encodeObject(v.ClientCapabilities, b); err != nil {
 			return nil, err
 		}
@@ -2824,13 +2824,13 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.ClientInfo != nil {
-		b = append(b, `,"clientInfo":`...)
+		b = appendName(b, `,"clientInfo":`)
 		if b, err = encodeObject(v.ClientInfo, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2875,11 +2875,11 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"protocolVersion":`...)
+	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
 	if v.AgentCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"agentCapabilities":`...)
+		b = appendName(b, `,"agentCapabilities":`)
 		if b, err = encodeObject(v.AgentCapabilities, b); err != nil {
 			return nil, err
 		}
@@ -2888,19 +2888,19 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.AuthMethods != nil {
-		b = append(b, `,"authMethods":`...)
+		b = appendName(b, `,"authMethods":`)
 		if b, err = appendSlice(b, v.AuthMethods, (*AuthMethod).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.AgentInfo != nil {
-		b = append(b, `,"agentInfo":`...)
+		b = appendName(b, `,"agentInfo":`)
 		if b, err = encodeObject(v.AgentInfo, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2948,27 +2948,27 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Minimum != nil {
-		b = append(b, `,"minimum":`...)
+		b = appendName(b, `,"minimum":`)
 		b = appendInt(b, *v.Minimum)
 	}
 	if v.Maximum != nil {
-		b = append(b, `,"maximum":`...)
+		b = appendName(b, `,"maximum":`)
 		b = appendInt(b, *v.Maximum)
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		b = appendInt(b, *v.Default)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3016,12 +3016,12 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *KillTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3066,7 +3066,7 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 func (v *KillTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3105,15 +3105,15 @@ func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cwd != nil {
-		b = append(b, `,"cwd":`...)
+		b = appendName(b, `,"cwd":`)
 		b = appendString(b, *v.Cwd)
 	}
 	if v.Cursor != nil {
-		b = append(b, `,"cursor":`...)
+		b = appendName(b, `,"cursor":`)
 		b = appendString(b, *v.Cursor)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3158,16 +3158,16 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessions":`...)
+	b = appendName(b, `,"sessions":`)
 	if b, err = appendSlice(b, v.Sessions, encodeObject[*SessionInfo]); err != nil {
 		return nil, err
 	}
 	if v.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
+		b = appendName(b, `,"nextCursor":`)
 		b = appendString(b, *v.NextCursor)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3210,22 +3210,22 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LoadSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"mcpServers":`...)
+	b = appendName(b, `,"mcpServers":`)
 	if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3282,19 +3282,19 @@ func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Modes != nil {
-		b = append(b, `,"modes":`...)
+		b = appendName(b, `,"modes":`)
 		if b, err = encodeObject(v.Modes, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3337,7 +3337,7 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 func (v *LogoutCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3376,7 +3376,7 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 func (v *LogoutRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3415,7 +3415,7 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 func (v *LogoutResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3454,15 +3454,15 @@ func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
 func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.HTTP != nil {
-		b = append(b, `,"http":`...)
+		b = appendName(b, `,"http":`)
 		b = appendBool(b, *v.HTTP)
 	}
 	if v.SSE != nil {
-		b = append(b, `,"sse":`...)
+		b = appendName(b, `,"sse":`)
 		b = appendBool(b, *v.SSE)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3507,16 +3507,16 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
-	b = append(b, `,"headers":`...)
+	b = appendName(b, `,"headers":`)
 	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3565,16 +3565,16 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerSSE) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
-	b = append(b, `,"headers":`...)
+	b = appendName(b, `,"headers":`)
 	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3623,20 +3623,20 @@ func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"command":`...)
+	b = appendName(b, `,"command":`)
 	b = appendString(b, v.Command)
-	b = append(b, `,"args":`...)
+	b = appendName(b, `,"args":`)
 	if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"env":`...)
+	b = appendName(b, `,"env":`)
 	if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3702,33 +3702,33 @@ func (v MessageID) MarshalJSON() ([]byte, error) {
 func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.MinItems != nil {
-		b = append(b, `,"minItems":`...)
+		b = appendName(b, `,"minItems":`)
 		b = appendUint(b, *v.MinItems)
 	}
 	if v.MaxItems != nil {
-		b = append(b, `,"maxItems":`...)
+		b = appendName(b, `,"maxItems":`)
 		b = appendUint(b, *v.MaxItems)
 	}
-	b = append(b, `,"items":`...)
+	b = appendName(b, `,"items":`)
 	if b, err = v.Items.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		if b, err = appendSlice(b, v.Default, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3779,20 +3779,20 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"mcpServers":`...)
+	b = appendName(b, `,"mcpServers":`)
 	if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3845,22 +3845,22 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.Modes != nil {
-		b = append(b, `,"modes":`...)
+		b = appendName(b, `,"modes":`)
 		if b, err = encodeObject(v.Modes, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3905,16 +3905,16 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"severity":`...)
+	b = appendName(b, `,"severity":`)
 	b = appendString(b, v.Severity)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3991,33 +3991,33 @@ func (v *NoticeCapabilities) UnmarshalJSON(data []byte) error {
 func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Minimum != nil {
-		b = append(b, `,"minimum":`...)
+		b = appendName(b, `,"minimum":`)
 		if b, err = appendFloat(b, *v.Minimum); err != nil {
 			return nil, err
 		}
 	}
 	if v.Maximum != nil {
-		b = append(b, `,"maximum":`...)
+		b = appendName(b, `,"maximum":`)
 		if b, err = appendFloat(b, *v.Maximum); err != nil {
 			return nil, err
 		}
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		if b, err = appendFloat(b, *v.Default); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4065,14 +4065,14 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"optionId":`...)
+	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"kind":`...)
+	b = appendName(b, `,"kind":`)
 	b = appendString(b, v.Kind)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4130,12 +4130,12 @@ func (v PermissionOptionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *Plan) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"entries":`...)
+	b = appendName(b, `,"entries":`)
 	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4176,14 +4176,14 @@ func (v *Plan) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	b = append(b, `,"priority":`...)
+	b = appendName(b, `,"priority":`)
 	b = appendString(b, v.Priority)
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4231,19 +4231,19 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Image != nil {
-		b = append(b, `,"image":`...)
+		b = appendName(b, `,"image":`)
 		b = appendBool(b, *v.Image)
 	}
 	if v.Audio != nil {
-		b = append(b, `,"audio":`...)
+		b = appendName(b, `,"audio":`)
 		b = appendBool(b, *v.Audio)
 	}
 	if v.EmbeddedContext != nil {
-		b = append(b, `,"embeddedContext":`...)
+		b = appendName(b, `,"embeddedContext":`)
 		b = appendBool(b, *v.EmbeddedContext)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4287,14 +4287,14 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"prompt":`...)
+	b = appendName(b, `,"prompt":`)
 	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4340,10 +4340,10 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"stopReason":`...)
+	b = appendName(b, `,"stopReason":`)
 	b = appendString(b, v.StopReason)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4398,20 +4398,20 @@ func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReadTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	if v.Line != nil {
-		b = append(b, `,"line":`...)
+		b = appendName(b, `,"line":`)
 		b = appendUint(b, *v.Line)
 	}
 	if v.Limit != nil {
-		b = append(b, `,"limit":`...)
+		b = appendName(b, `,"limit":`)
 		b = appendUint(b, *v.Limit)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4459,10 +4459,10 @@ func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReadTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4503,12 +4503,12 @@ func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReleaseTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4553,7 +4553,7 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 func (v *ReleaseTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4591,18 +4591,18 @@ func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"toolCall":`...)
+	b = appendName(b, `,"toolCall":`)
 	if b, err = encodeObject(&v.ToolCall, b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"options":`...)
+	b = appendName(b, `,"options":`)
 	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4651,12 +4651,12 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"outcome":`...)
+	b = appendName(b, `,"outcome":`)
 	if b, err = v.Outcome.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4698,33 +4698,33 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
+		b = appendName(b, `,"mimeType":`)
 		b = appendString(b, *v.MimeType)
 	}
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = appendName(b, `,"size":`)
 		b = appendInt(b, *v.Size)
 	}
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4778,24 +4778,24 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCPServers != nil {
-		b = append(b, `,"mcpServers":`...)
+		b = appendName(b, `,"mcpServers":`)
 		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4851,19 +4851,19 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Modes != nil {
-		b = append(b, `,"modes":`...)
+		b = appendName(b, `,"modes":`)
 		if b, err = encodeObject(v.Modes, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4905,10 +4905,10 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"optionId":`...)
+	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4950,7 +4950,7 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4989,37 +4989,37 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.List != nil {
-		b = append(b, `,"list":`...)
+		b = appendName(b, `,"list":`)
 		if b, err = encodeObject(v.List, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Delete != nil {
-		b = append(b, `,"delete":`...)
+		b = appendName(b, `,"delete":`)
 		if b, err = encodeObject(v.Delete, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = encodeObject(v.AdditionalDirectories, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Resume != nil {
-		b = append(b, `,"resume":`...)
+		b = appendName(b, `,"resume":`)
 		if b, err = encodeObject(v.Resume, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Close != nil {
-		b = append(b, `,"close":`...)
+		b = appendName(b, `,"close":`)
 		if b, err = encodeObject(v.Close, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5077,7 +5077,7 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 func (v *SessionCloseCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5114,7 +5114,7 @@ func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"currentValue":`...)
+	b = appendName(b, `,"currentValue":`)
 	b = appendBool(b, v.CurrentValue)
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5173,13 +5173,13 @@ func (v SessionConfigID) MarshalJSON() ([]byte, error) {
 func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Boolean != nil {
-		b = append(b, `,"boolean":`...)
+		b = appendName(b, `,"boolean":`)
 		if b, err = encodeObject(v.Boolean, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5219,9 +5219,9 @@ func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"currentValue":`...)
+	b = appendName(b, `,"currentValue":`)
 	b = appendString(b, v.CurrentValue)
-	b = append(b, `,"options":`...)
+	b = appendName(b, `,"options":`)
 	if b, err = v.Options.appendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5262,16 +5262,16 @@ func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"group":`...)
+	b = appendName(b, `,"group":`)
 	b = appendString(b, v.Group)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"options":`...)
+	b = appendName(b, `,"options":`)
 	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5318,16 +5318,16 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5385,7 +5385,7 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5434,26 +5434,26 @@ func (v SessionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.UpdatedAt != nil {
-		b = append(b, `,"updatedAt":`...)
+		b = appendName(b, `,"updatedAt":`)
 		b = appendString(b, *v.UpdatedAt)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5507,19 +5507,19 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.UpdatedAt.Present {
-		b = append(b, `,"updatedAt":`...)
+		b = appendName(b, `,"updatedAt":`)
 		if b, err = appendNullable(b, &v.UpdatedAt, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5562,7 +5562,7 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 func (v *SessionListCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5600,16 +5600,16 @@ func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMode) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5666,14 +5666,14 @@ func (v SessionModeID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionModeState) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"currentModeId":`...)
+	b = appendName(b, `,"currentModeId":`)
 	b = appendString(b, v.CurrentModeID)
-	b = append(b, `,"availableModes":`...)
+	b = appendName(b, `,"availableModes":`)
 	if b, err = appendSlice(b, v.AvailableModes, encodeObject[*SessionMode]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5717,14 +5717,14 @@ func (v *SessionModeState) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"update":`...)
+	b = appendName(b, `,"update":`)
 	if b, err = v.Update.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5769,7 +5769,7 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 func (v *SessionResumeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5807,12 +5807,12 @@ func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configOptions":`...)
+	b = appendName(b, `,"configOptions":`)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5853,12 +5853,12 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionModeRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"modeId":`...)
+	b = appendName(b, `,"modeId":`)
 	b = appendString(b, v.ModeID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5903,7 +5903,7 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 func (v *SetSessionModeResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5941,12 +5941,12 @@ func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"enum":`...)
+	b = appendName(b, `,"enum":`)
 	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5990,47 +5990,47 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.MinLength != nil {
-		b = append(b, `,"minLength":`...)
+		b = appendName(b, `,"minLength":`)
 		b = appendUint(b, *v.MinLength)
 	}
 	if v.MaxLength != nil {
-		b = append(b, `,"maxLength":`...)
+		b = appendName(b, `,"maxLength":`)
 		b = appendUint(b, *v.MaxLength)
 	}
 	if v.Pattern != nil {
-		b = append(b, `,"pattern":`...)
+		b = appendName(b, `,"pattern":`)
 		b = appendString(b, *v.Pattern)
 	}
 	if v.Format != nil {
-		b = append(b, `,"format":`...)
+		b = appendName(b, `,"format":`)
 		b = appendString(b, *v.Format)
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		b = appendString(b, *v.Default)
 	}
 	if v.Enum != nil {
-		b = append(b, `,"enum":`...)
+		b = appendName(b, `,"enum":`)
 		if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.OneOf != nil {
-		b = append(b, `,"oneOf":`...)
+		b = appendName(b, `,"oneOf":`)
 		if b, err = appendSlice(b, v.OneOf, encodeObject[*EnumOption]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6090,10 +6090,10 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6135,15 +6135,15 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.ExitCode != nil {
-		b = append(b, `,"exitCode":`...)
+		b = appendName(b, `,"exitCode":`)
 		b = appendUint(b, *v.ExitCode)
 	}
 	if v.Signal != nil {
-		b = append(b, `,"signal":`...)
+		b = appendName(b, `,"signal":`)
 		b = appendString(b, *v.Signal)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6196,12 +6196,12 @@ func (v TerminalID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutputRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6245,18 +6245,18 @@ func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"output":`...)
+	b = appendName(b, `,"output":`)
 	b = appendString(b, v.Output)
-	b = append(b, `,"truncated":`...)
+	b = appendName(b, `,"truncated":`)
 	b = appendBool(b, v.Truncated)
 	if v.ExitStatus != nil {
-		b = append(b, `,"exitStatus":`...)
+		b = appendName(b, `,"exitStatus":`)
 		if b, err = encodeObject(v.ExitStatus, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6303,15 +6303,15 @@ func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"text":`...)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6355,15 +6355,15 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
+		b = appendName(b, `,"mimeType":`)
 		b = appendString(b, *v.MimeType)
 	}
-	b = append(b, `,"text":`...)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6409,12 +6409,12 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"anyOf":`...)
+	b = appendName(b, `,"anyOf":`)
 	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6457,48 +6457,48 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if v.Name != nil {
-		b = append(b, `,"name":`...)
+		b = appendName(b, `,"name":`)
 		b = appendString(b, *v.Name)
 	}
 	if v.Kind != nil {
-		b = append(b, `,"kind":`...)
+		b = appendName(b, `,"kind":`)
 		b = appendString(b, *v.Kind)
 	}
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
+		b = appendName(b, `,"status":`)
 		b = appendString(b, *v.Status)
 	}
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Locations != nil {
-		b = append(b, `,"locations":`...)
+		b = appendName(b, `,"locations":`)
 		if b, err = appendSlice(b, v.Locations, encodeObject[*ToolCallLocation]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.RawInput) != 0 {
-		b = append(b, `,"rawInput":`...)
+		b = appendName(b, `,"rawInput":`)
 		if b, err = appendRaw(b, v.RawInput); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.RawOutput) != 0 {
-		b = append(b, `,"rawOutput":`...)
+		b = appendName(b, `,"rawOutput":`)
 		if b, err = appendRaw(b, v.RawOutput); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6567,14 +6567,14 @@ func (v ToolCallID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	if v.Line != nil {
-		b = append(b, `,"line":`...)
+		b = appendName(b, `,"line":`)
 		b = appendUint(b, *v.Line)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6617,50 +6617,50 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
 	if v.Kind != nil {
-		b = append(b, `,"kind":`...)
+		b = appendName(b, `,"kind":`)
 		b = appendString(b, *v.Kind)
 	}
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
+		b = appendName(b, `,"status":`)
 		b = appendString(b, *v.Status)
 	}
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Name != nil {
-		b = append(b, `,"name":`...)
+		b = appendName(b, `,"name":`)
 		b = appendString(b, *v.Name)
 	}
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Locations != nil {
-		b = append(b, `,"locations":`...)
+		b = appendName(b, `,"locations":`)
 		if b, err = appendSlice(b, v.Locations, encodeObject[*ToolCallLocation]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.RawInput) != 0 {
-		b = append(b, `,"rawInput":`...)
+		b = appendName(b, `,"rawInput":`)
 		if b, err = appendRaw(b, v.RawInput); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.RawOutput) != 0 {
-		b = append(b, `,"rawOutput":`...)
+		b = appendName(b, `,"rawOutput":`)
 		if b, err = appendRaw(b, v.RawOutput); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6717,10 +6717,10 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnstructuredCommandInput) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"hint":`...)
+	b = appendName(b, `,"hint":`)
 	b = appendString(b, v.Hint)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6761,18 +6761,18 @@ func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"used":`...)
+	b = appendName(b, `,"used":`)
 	b = appendUint(b, v.Used)
-	b = append(b, `,"size":`...)
+	b = appendName(b, `,"size":`)
 	b = appendUint(b, v.Size)
 	if v.Cost != nil {
-		b = append(b, `,"cost":`...)
+		b = appendName(b, `,"cost":`)
 		if b, err = encodeObject(v.Cost, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6818,12 +6818,12 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WaitForTerminalExitRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6868,15 +6868,15 @@ func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
 func (v *WaitForTerminalExitResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.ExitCode != nil {
-		b = append(b, `,"exitCode":`...)
+		b = appendName(b, `,"exitCode":`)
 		b = appendUint(b, *v.ExitCode)
 	}
 	if v.Signal != nil {
-		b = append(b, `,"signal":`...)
+		b = appendName(b, `,"signal":`)
 		b = appendString(b, *v.Signal)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6918,14 +6918,14 @@ func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WriteTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6973,7 +6973,7 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 func (v *WriteTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}

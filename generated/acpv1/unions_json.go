@@ -36,11 +36,11 @@ func (u AgentResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
@@ -95,11 +95,11 @@ func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"error":`...)
+	b = appendName(b, `,"error":`)
 	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
@@ -271,7 +271,7 @@ func (u *AuthMethod) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodTerminalVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.AuthMethodTerminal.appendMembers(b)
 }
 
@@ -300,7 +300,7 @@ func (v *AuthMethodOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -444,11 +444,11 @@ func (u ClientResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
@@ -503,11 +503,11 @@ func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"error":`...)
+	b = appendName(b, `,"error":`)
 	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
@@ -674,7 +674,7 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockText) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"text"`...)
+	b = appendName(b, `,"type":"text"`)
 	return v.TextContent.appendMembers(b)
 }
 
@@ -687,7 +687,7 @@ func (v ContentBlockText) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockImage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"image"`...)
+	b = appendName(b, `,"type":"image"`)
 	return v.ImageContent.appendMembers(b)
 }
 
@@ -700,7 +700,7 @@ func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockAudio) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"audio"`...)
+	b = appendName(b, `,"type":"audio"`)
 	return v.AudioContent.appendMembers(b)
 }
 
@@ -713,7 +713,7 @@ func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockResourceLink) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource_link"`...)
+	b = appendName(b, `,"type":"resource_link"`)
 	return v.ResourceLink.appendMembers(b)
 }
 
@@ -726,7 +726,7 @@ func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockResource) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource"`...)
+	b = appendName(b, `,"type":"resource"`)
 	return v.EmbeddedResource.appendMembers(b)
 }
 
@@ -743,7 +743,7 @@ func (v *ContentBlockOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -904,7 +904,7 @@ func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOthe
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestForm) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"form"`...)
+	b = appendName(b, `,"mode":"form"`)
 	return v.ElicitationFormMode.appendMembers(b)
 }
 
@@ -917,7 +917,7 @@ func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestURL) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"url"`...)
+	b = appendName(b, `,"mode":"url"`)
 	return v.ElicitationURLMode.appendMembers(b)
 }
 
@@ -938,7 +938,7 @@ func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) 
 	if b, err = v.CreateElicitationRequestOtherFields.appendMembers(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"mode":`...)
+	b = appendName(b, `,"mode":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1033,10 +1033,10 @@ func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ [
 // appendMembers appends the members of v, each after a comma.
 func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1206,7 +1206,7 @@ func (u *CreateElicitationResponse) keepOther(other *CreateElicitationResponseOt
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseAccept) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"accept"`...)
+	b = appendName(b, `,"action":"accept"`)
 	return v.ElicitationAcceptAction.appendMembers(b)
 }
 
@@ -1219,7 +1219,7 @@ func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseDecline) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"decline"`...)
+	b = appendName(b, `,"action":"decline"`)
 	return b, nil
 }
 
@@ -1249,7 +1249,7 @@ func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseCancel) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"cancel"`...)
+	b = appendName(b, `,"action":"cancel"`)
 	return b, nil
 }
 
@@ -1283,7 +1283,7 @@ func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":`...)
+	b = appendName(b, `,"action":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1363,7 +1363,7 @@ func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ 
 func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1551,7 +1551,7 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []stri
 // appendMembers appends the members of v, each after a comma.
 func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestedSchema":`...)
+	b = appendName(b, `,"requestedSchema":`)
 	if b, err = encodeObject(&v.RequestedSchema, b); err != nil {
 		return nil, err
 	}
@@ -1638,7 +1638,7 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
+	b = appendName(b, `,"type":"string"`)
 	return v.StringPropertySchema.appendMembers(b)
 }
 
@@ -1651,7 +1651,7 @@ func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaNumber) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"number"`...)
+	b = appendName(b, `,"type":"number"`)
 	return v.NumberPropertySchema.appendMembers(b)
 }
 
@@ -1664,7 +1664,7 @@ func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaInteger) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"integer"`...)
+	b = appendName(b, `,"type":"integer"`)
 	return v.IntegerPropertySchema.appendMembers(b)
 }
 
@@ -1677,7 +1677,7 @@ func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
+	b = appendName(b, `,"type":"boolean"`)
 	return v.BooleanPropertySchema.appendMembers(b)
 }
 
@@ -1690,7 +1690,7 @@ func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaArray) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"array"`...)
+	b = appendName(b, `,"type":"array"`)
 	return v.MultiSelectPropertySchema.appendMembers(b)
 }
 
@@ -1707,7 +1707,7 @@ func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1866,9 +1866,9 @@ func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []strin
 
 // appendMembers appends the members of v, each after a comma.
 func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"elicitationId":`...)
+	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
 	return b, nil
 }
@@ -2024,7 +2024,7 @@ var mcpServerUnstable = map[string]func() MCPServerVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerHTTPVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"http"`...)
+	b = appendName(b, `,"type":"http"`)
 	return v.MCPServerHTTP.appendMembers(b)
 }
 
@@ -2037,7 +2037,7 @@ func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerSSEVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"sse"`...)
+	b = appendName(b, `,"type":"sse"`)
 	return v.MCPServerSSE.appendMembers(b)
 }
 
@@ -2066,7 +2066,7 @@ func (v *MCPServerOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2209,7 +2209,7 @@ func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
+	b = appendName(b, `,"type":"string"`)
 	return v.StringMultiSelectItems.appendMembers(b)
 }
 
@@ -2238,7 +2238,7 @@ func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2435,7 +2435,7 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"cancelled"`...)
+	b = appendName(b, `,"outcome":"cancelled"`)
 	return b, nil
 }
 
@@ -2465,7 +2465,7 @@ func (v *RequestPermissionOutcomeCancelled) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeSelected) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"selected"`...)
+	b = appendName(b, `,"outcome":"selected"`)
 	return v.SelectedPermissionOutcome.appendMembers(b)
 }
 
@@ -2482,7 +2482,7 @@ func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":`...)
+	b = appendName(b, `,"outcome":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2643,7 +2643,7 @@ func (u *SessionConfigOption) keepOther(other *SessionConfigOptionOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionSelect) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"select"`...)
+	b = appendName(b, `,"type":"select"`)
 	return v.SessionConfigSelect.appendMembers(b)
 }
 
@@ -2656,7 +2656,7 @@ func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
+	b = appendName(b, `,"type":"boolean"`)
 	return v.SessionConfigBoolean.appendMembers(b)
 }
 
@@ -2673,7 +2673,7 @@ func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2775,20 +2775,20 @@ func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []stri
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Category != nil {
-		b = append(b, `,"category":`...)
+		b = appendName(b, `,"category":`)
 		b = appendString(b, *v.Category)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2962,7 +2962,7 @@ var sessionUpdateUnstable = map[string]func() SessionUpdateVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUserMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"user_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"user_message_chunk"`)
 	return v.ContentChunk.appendMembers(b)
 }
 
@@ -2975,7 +2975,7 @@ func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_message_chunk"`)
 	return v.ContentChunk.appendMembers(b)
 }
 
@@ -2988,7 +2988,7 @@ func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentThoughtChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_thought_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_thought_chunk"`)
 	return v.ContentChunk.appendMembers(b)
 }
 
@@ -3001,7 +3001,7 @@ func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateToolCall) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call"`...)
+	b = appendName(b, `,"sessionUpdate":"tool_call"`)
 	return v.ToolCall.appendMembers(b)
 }
 
@@ -3014,7 +3014,7 @@ func (v SessionUpdateToolCall) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call_update"`...)
+	b = appendName(b, `,"sessionUpdate":"tool_call_update"`)
 	return v.ToolCallUpdate.appendMembers(b)
 }
 
@@ -3027,7 +3027,7 @@ func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlan) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan"`...)
+	b = appendName(b, `,"sessionUpdate":"plan"`)
 	return v.Plan.appendMembers(b)
 }
 
@@ -3040,7 +3040,7 @@ func (v SessionUpdatePlan) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"available_commands_update"`...)
+	b = appendName(b, `,"sessionUpdate":"available_commands_update"`)
 	return v.AvailableCommandsUpdate.appendMembers(b)
 }
 
@@ -3053,7 +3053,7 @@ func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"current_mode_update"`...)
+	b = appendName(b, `,"sessionUpdate":"current_mode_update"`)
 	return v.CurrentModeUpdate.appendMembers(b)
 }
 
@@ -3066,7 +3066,7 @@ func (v SessionUpdateCurrentModeUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"config_option_update"`...)
+	b = appendName(b, `,"sessionUpdate":"config_option_update"`)
 	return v.ConfigOptionUpdate.appendMembers(b)
 }
 
@@ -3079,7 +3079,7 @@ func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_info_update"`...)
+	b = appendName(b, `,"sessionUpdate":"session_info_update"`)
 	return v.SessionInfoUpdate.appendMembers(b)
 }
 
@@ -3092,7 +3092,7 @@ func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUsageUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"usage_update"`...)
+	b = appendName(b, `,"sessionUpdate":"usage_update"`)
 	return v.UsageUpdate.appendMembers(b)
 }
 
@@ -3105,7 +3105,7 @@ func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateNotice) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"notice"`...)
+	b = appendName(b, `,"sessionUpdate":"notice"`)
 	return v.Notice.appendMembers(b)
 }
 
@@ -3118,7 +3118,7 @@ func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCompactionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_update"`...)
+	b = appendName(b, `,"sessionUpdate":"compaction_update"`)
 	return v.CompactionUpdate.appendMembers(b)
 }
 
@@ -3131,7 +3131,7 @@ func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_summary_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"compaction_summary_chunk"`)
 	return v.CompactionSummaryChunk.appendMembers(b)
 }
 
@@ -3148,7 +3148,7 @@ func (v *SessionUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":`...)
+	b = appendName(b, `,"sessionUpdate":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3320,8 +3320,8 @@ func (u *SetSessionConfigOptionRequest) keepOther(other *SetSessionConfigOptionR
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"type":"boolean"`)
+	b = appendName(b, `,"value":`)
 	b = appendBool(b, v.Value)
 	return b, nil
 }
@@ -3367,7 +3367,7 @@ func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestValueID) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
 	return b, nil
 }
@@ -3417,7 +3417,7 @@ func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3515,12 +3515,12 @@ func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64
 // appendMembers appends the members of v, each after a comma.
 func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"configId":`...)
+	b = appendName(b, `,"configId":`)
 	b = appendString(b, v.ConfigID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3604,7 +3604,7 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"content"`...)
+	b = appendName(b, `,"type":"content"`)
 	return v.Content.appendMembers(b)
 }
 
@@ -3617,7 +3617,7 @@ func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentDiff) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"diff"`...)
+	b = appendName(b, `,"type":"diff"`)
 	return v.Diff.appendMembers(b)
 }
 
@@ -3630,7 +3630,7 @@ func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentTerminal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.Terminal.appendMembers(b)
 }
 
@@ -3647,7 +3647,7 @@ func (v *ToolCallContentOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }

@@ -13,26 +13,26 @@ import "encoding/json"
 // appendMembers appends the members of v, each after a comma.
 func (v *Usage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"totalTokens":`...)
+	b = appendName(b, `,"totalTokens":`)
 	b = appendUint(b, v.TotalTokens)
-	b = append(b, `,"inputTokens":`...)
+	b = appendName(b, `,"inputTokens":`)
 	b = appendUint(b, v.InputTokens)
-	b = append(b, `,"outputTokens":`...)
+	b = appendName(b, `,"outputTokens":`)
 	b = appendUint(b, v.OutputTokens)
 	if v.ThoughtTokens != nil {
-		b = append(b, `,"thoughtTokens":`...)
+		b = appendName(b, `,"thoughtTokens":`)
 		b = appendUint(b, *v.ThoughtTokens)
 	}
 	if v.CachedReadTokens != nil {
-		b = append(b, `,"cachedReadTokens":`...)
+		b = appendName(b, `,"cachedReadTokens":`)
 		b = appendUint(b, *v.CachedReadTokens)
 	}
 	if v.CachedWriteTokens != nil {
-		b = append(b, `,"cachedWriteTokens":`...)
+		b = appendName(b, `,"cachedWriteTokens":`)
 		b = appendUint(b, *v.CachedWriteTokens)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func (v *promptResponseEndTurnTokenUsage) decodeMember(d *decoder, name []byte, 
 func (v *promptResponseEndTurnTokenUsage) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Usage != nil {
-		b = append(b, `,"usage":`...)
+		b = appendName(b, `,"usage":`)
 		if b, err = encodeObject(v.Usage, b); err != nil {
 			return nil, err
 		}

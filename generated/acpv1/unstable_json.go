@@ -16,10 +16,10 @@ import (
 // appendMembers appends the members of v, each after a comma.
 func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -61,7 +61,7 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -99,26 +99,26 @@ func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"label":`...)
+	b = appendName(b, `,"label":`)
 	b = appendString(b, v.Label)
 	if v.Active != nil {
-		b = append(b, `,"active":`...)
+		b = appendName(b, `,"active":`)
 		b = appendBool(b, *v.Active)
 	}
 	if v.Name != nil {
-		b = append(b, `,"name":`...)
+		b = appendName(b, `,"name":`)
 		b = appendString(b, *v.Name)
 	}
 	if v.Email != nil {
-		b = append(b, `,"email":`...)
+		b = appendName(b, `,"email":`)
 		b = appendString(b, *v.Email)
 	}
 	if v.Organization != nil {
-		b = append(b, `,"organization":`...)
+		b = appendName(b, `,"organization":`)
 		b = appendString(b, *v.Organization)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -179,7 +179,7 @@ func (v AuthState) MarshalJSON() ([]byte, error) {
 func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -218,7 +218,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -256,16 +256,16 @@ func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
+		b = appendName(b, `,"accounts":`)
 		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -308,16 +308,16 @@ func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
+		b = appendName(b, `,"accounts":`)
 		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -361,7 +361,7 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Error != nil {
-		b = append(b, `,"error":`...)
+		b = appendName(b, `,"error":`)
 		if b, err = encodeObject(v.Error, b); err != nil {
 			return nil, err
 		}
@@ -529,7 +529,7 @@ func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateEndTurn) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"end_turn"`...)
+	b = appendName(b, `,"stopReason":"end_turn"`)
 	return b, nil
 }
 
@@ -559,7 +559,7 @@ func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateMaxTokens) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_tokens"`...)
+	b = appendName(b, `,"stopReason":"max_tokens"`)
 	return b, nil
 }
 
@@ -589,7 +589,7 @@ func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateMaxTurnRequests) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_turn_requests"`...)
+	b = appendName(b, `,"stopReason":"max_turn_requests"`)
 	return b, nil
 }
 
@@ -619,7 +619,7 @@ func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateRefusal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"refusal"`...)
+	b = appendName(b, `,"stopReason":"refusal"`)
 	return b, nil
 }
 
@@ -649,7 +649,7 @@ func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"cancelled"`...)
+	b = appendName(b, `,"stopReason":"cancelled"`)
 	return b, nil
 }
 
@@ -679,7 +679,7 @@ func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateError) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"error"`...)
+	b = appendName(b, `,"stopReason":"error"`)
 	return v.ErrorStopReason.appendMembers(b)
 }
 
@@ -725,7 +725,7 @@ func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":`...)
+	b = appendName(b, `,"stopReason":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -807,13 +807,13 @@ func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) 
 func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Usage != nil {
-		b = append(b, `,"usage":`...)
+		b = appendName(b, `,"usage":`)
 		if b, err = encodeObject(v.Usage, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -824,10 +824,10 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = encodeObject(v.Params, b); err != nil {
 			return nil, err
 		}
@@ -868,14 +868,14 @@ func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -941,11 +941,11 @@ func (u ProxyResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
@@ -1000,11 +1000,11 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"error":`...)
+	b = appendName(b, `,"error":`)
 	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
@@ -1094,16 +1094,16 @@ func (u *ProxyResponse) decodeRest(d *decoder, start int64, _ []string) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1146,16 +1146,16 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1199,7 +1199,7 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1238,7 +1238,7 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1277,7 +1277,7 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1327,7 +1327,7 @@ func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1365,40 +1365,40 @@ func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.SenderSessionID.Present {
-		b = append(b, `,"senderSessionId":`...)
+		b = appendName(b, `,"senderSessionId":`)
 		if b, err = appendNullable(b, &v.SenderSessionID, encodeString[SessionID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RecipientSessionID.Present {
-		b = append(b, `,"recipientSessionId":`...)
+		b = appendName(b, `,"recipientSessionId":`)
 		if b, err = appendNullable(b, &v.RecipientSessionID, encodeString[SessionID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.SenderMessageID.Present {
-		b = append(b, `,"senderMessageId":`...)
+		b = appendName(b, `,"senderMessageId":`)
 		if b, err = appendNullable(b, &v.SenderMessageID, encodeString[MessageID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RecipientMessageID.Present {
-		b = append(b, `,"recipientMessageId":`...)
+		b = appendName(b, `,"recipientMessageId":`)
 		if b, err = appendNullable(b, &v.RecipientMessageID, encodeString[MessageID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1449,14 +1449,14 @@ func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1512,7 +1512,7 @@ func (v SessionStatus) MarshalJSON() ([]byte, error) {
 func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1550,10 +1550,10 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1594,10 +1594,10 @@ func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1639,13 +1639,13 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Mode != nil {
-		b = append(b, `,"mode":`...)
+		b = appendName(b, `,"mode":`)
 		if b, err = encodeObject(v.Mode, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1686,13 +1686,13 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Override != nil {
-		b = append(b, `,"override":`...)
+		b = appendName(b, `,"override":`)
 		if b, err = encodeObject(v.Override, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1733,7 +1733,7 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1772,7 +1772,7 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1810,12 +1810,12 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1859,10 +1859,10 @@ func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1978,7 +1978,7 @@ func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateRunning) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"running"`...)
+	b = appendName(b, `,"state":"running"`)
 	return v.RunningStateUpdate.appendMembers(b)
 }
 
@@ -1991,7 +1991,7 @@ func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateIdle) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"idle"`...)
+	b = appendName(b, `,"state":"idle"`)
 	return v.IdleStateUpdate.appendMembers(b)
 }
 
@@ -2013,7 +2013,7 @@ func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateRequiresAction) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"requires_action"`...)
+	b = appendName(b, `,"state":"requires_action"`)
 	return v.RequiresActionStateUpdate.appendMembers(b)
 }
 
@@ -2026,7 +2026,7 @@ func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateUnknown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"unknown"`...)
+	b = appendName(b, `,"state":"unknown"`)
 	return v.UnknownStateUpdate.appendMembers(b)
 }
 
@@ -2043,7 +2043,7 @@ func (v *StateUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2105,7 +2105,7 @@ func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 func (v *SubagentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2144,13 +2144,13 @@ func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
+		b = appendName(b, `,"cancel":`)
 		if b, err = encodeObject(v.Cancel, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2190,40 +2190,40 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Description.Present {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		if b, err = appendNullable(b, &v.Description, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Capabilities.Present {
-		b = append(b, `,"capabilities":`...)
+		b = appendName(b, `,"capabilities":`)
 		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*SubagentSessionCapabilities]); err != nil {
 			return nil, err
 		}
 	}
 	if v.State.Present {
-		b = append(b, `,"state":`...)
+		b = appendName(b, `,"state":`)
 		if b, err = appendNullable(b, &v.State, (*StateUpdate).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cwd.Present {
-		b = append(b, `,"cwd":`...)
+		b = appendName(b, `,"cwd":`)
 		if b, err = appendNullable(b, &v.Cwd, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories.Present {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendNullable(b, &v.AdditionalDirectories, func(p *[]string, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, encodeString[string])
 		}); err != nil {
@@ -2231,7 +2231,7 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -2286,10 +2286,10 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2331,7 +2331,7 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2370,7 +2370,7 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2417,7 +2417,7 @@ func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, se
 func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
+		b = appendName(b, `,"status":`)
 		if b, err = encodeObject(v.Status, b); err != nil {
 			return nil, err
 		}
@@ -2437,7 +2437,7 @@ func (v *clientCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen 
 func (v *clientCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Subagents != nil {
-		b = append(b, `,"subagents":`...)
+		b = appendName(b, `,"subagents":`)
 		if b, err = encodeObject(v.Subagents, b); err != nil {
 			return nil, err
 		}
@@ -2456,7 +2456,7 @@ func (v *listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen
 // appendMembers appends the members of v, each after a comma.
 func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
+		b = appendName(b, `,"archived":`)
 		b = appendString(b, *v.Archived)
 	}
 	return b, nil
@@ -2474,7 +2474,7 @@ func (v *loadSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen 
 func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
+		b = appendName(b, `,"systemPrompt":`)
 		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
@@ -2494,7 +2494,7 @@ func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *
 func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
+		b = appendName(b, `,"systemPrompt":`)
 		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
@@ -2514,7 +2514,7 @@ func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, see
 func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
+		b = appendName(b, `,"systemPrompt":`)
 		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
@@ -2540,25 +2540,25 @@ func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen
 func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
+		b = appendName(b, `,"systemPrompt":`)
 		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Archive != nil {
-		b = append(b, `,"archive":`...)
+		b = appendName(b, `,"archive":`)
 		if b, err = encodeObject(v.Archive, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
+		b = appendName(b, `,"status":`)
 		if b, err = encodeObject(v.Status, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = encodeObject(v.Title, b); err != nil {
 			return nil, err
 		}
@@ -2577,7 +2577,7 @@ func (v *sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
 	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
+		b = appendName(b, `,"archived":`)
 		b = appendBool(b, *v.Archived)
 	}
 	return b, nil
@@ -2585,7 +2585,7 @@ func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSubagentUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"subagent_update"`...)
+	b = appendName(b, `,"sessionUpdate":"subagent_update"`)
 	return v.SubagentUpdate.appendMembers(b)
 }
 
@@ -2598,7 +2598,7 @@ func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message"`...)
+	b = appendName(b, `,"sessionUpdate":"session_message"`)
 	return v.SessionMessage.appendMembers(b)
 }
 
@@ -2611,7 +2611,7 @@ func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"session_message_chunk"`)
 	return v.SessionMessageChunk.appendMembers(b)
 }
 

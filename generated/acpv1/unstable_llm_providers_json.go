@@ -13,10 +13,10 @@ import "encoding/json"
 // appendMembers appends the members of v, each after a comma.
 func (v *DisableProviderRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"providerId":`...)
+	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -58,7 +58,7 @@ func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
 func (v *DisableProviderResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -108,7 +108,7 @@ func (v LLMProtocol) MarshalJSON() ([]byte, error) {
 func (v *ListProvidersRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -146,12 +146,12 @@ func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListProvidersResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"providers":`...)
+	b = appendName(b, `,"providers":`)
 	if b, err = appendSlice(b, v.Providers, encodeObject[*ProviderInfo]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -194,12 +194,12 @@ func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProviderCurrentConfig) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"apiType":`...)
+	b = appendName(b, `,"apiType":`)
 	b = appendString(b, v.APIType)
-	b = append(b, `,"baseUrl":`...)
+	b = appendName(b, `,"baseUrl":`)
 	b = appendString(b, v.BaseURL)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -254,22 +254,22 @@ func (v ProviderID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"providerId":`...)
+	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
-	b = append(b, `,"supported":`...)
+	b = appendName(b, `,"supported":`)
 	if b, err = appendSlice(b, v.Supported, encodeString[LLMProtocol]); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"required":`...)
+	b = appendName(b, `,"required":`)
 	b = appendBool(b, v.Required)
 	if v.Current != nil {
-		b = append(b, `,"current":`...)
+		b = appendName(b, `,"current":`)
 		if b, err = encodeObject(v.Current, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -319,7 +319,7 @@ func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
 func (v *ProvidersCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -357,20 +357,20 @@ func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetProviderRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"providerId":`...)
+	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
-	b = append(b, `,"apiType":`...)
+	b = appendName(b, `,"apiType":`)
 	b = appendString(b, v.APIType)
-	b = append(b, `,"baseUrl":`...)
+	b = appendName(b, `,"baseUrl":`)
 	b = appendString(b, v.BaseURL)
 	if v.Headers != nil {
-		b = append(b, `,"headers":`...)
+		b = appendName(b, `,"headers":`)
 		if b, err = appendMap(b, v.Headers, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -422,7 +422,7 @@ func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
 func (v *SetProviderResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -469,7 +469,7 @@ func (v *agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, se
 func (v *agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Providers != nil {
-		b = append(b, `,"providers":`...)
+		b = appendName(b, `,"providers":`)
 		if b, err = encodeObject(v.Providers, b); err != nil {
 			return nil, err
 		}

@@ -16,12 +16,12 @@ import (
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPError) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"code":`...)
+	b = appendName(b, `,"code":`)
 	b = appendInt(b, v.Code)
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
 	if len(v.Data) != 0 {
-		b = append(b, `,"data":`...)
+		b = appendName(b, `,"data":`)
 		if b, err = appendRaw(b, v.Data); err != nil {
 			return nil, err
 		}
@@ -93,12 +93,12 @@ func (v MCPRequestID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerACP) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"serverId":`...)
+	b = appendName(b, `,"serverId":`)
 	b = appendString(b, v.ServerID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -153,20 +153,20 @@ func (v MCPServerACPID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"serverId":`...)
+	b = appendName(b, `,"serverId":`)
 	b = appendString(b, v.ServerID)
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	b = appendString(b, v.RequestID)
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -215,20 +215,20 @@ func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"serverId":`...)
+	b = appendName(b, `,"serverId":`)
 	b = appendString(b, v.ServerID)
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	b = appendString(b, v.RequestID)
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -299,12 +299,12 @@ func (u MessageMCPResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -356,12 +356,12 @@ func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"error":`...)
+	b = appendName(b, `,"error":`)
 	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -456,7 +456,7 @@ func (v *mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *
 // appendMembers appends the members of v, each after a comma.
 func (v *mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
 	if v.ACP != nil {
-		b = append(b, `,"acp":`...)
+		b = appendName(b, `,"acp":`)
 		b = appendBool(b, *v.ACP)
 	}
 	return b, nil
@@ -464,7 +464,7 @@ func (v *mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerACPVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"acp"`...)
+	b = appendName(b, `,"type":"acp"`)
 	return v.MCPServerACP.appendMembers(b)
 }
 

@@ -17,7 +17,7 @@ import (
 func (v *PlanCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -55,12 +55,12 @@ func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -115,14 +115,14 @@ func (v PlanID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"entries":`...)
+	b = appendName(b, `,"entries":`)
 	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -166,12 +166,12 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -215,10 +215,10 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -259,12 +259,12 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"plan":`...)
+	b = appendName(b, `,"plan":`)
 	if b, err = v.Plan.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -378,7 +378,7 @@ func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"items"`...)
+	b = appendName(b, `,"type":"items"`)
 	return v.PlanItems.appendMembers(b)
 }
 
@@ -391,7 +391,7 @@ func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentFile) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"file"`...)
+	b = appendName(b, `,"type":"file"`)
 	return v.PlanFile.appendMembers(b)
 }
 
@@ -404,7 +404,7 @@ func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentMarkdown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"markdown"`...)
+	b = appendName(b, `,"type":"markdown"`)
 	return v.PlanMarkdown.appendMembers(b)
 }
 
@@ -421,7 +421,7 @@ func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -491,7 +491,7 @@ func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte,
 func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Plan != nil {
-		b = append(b, `,"plan":`...)
+		b = appendName(b, `,"plan":`)
 		if b, err = encodeObject(v.Plan, b); err != nil {
 			return nil, err
 		}
@@ -501,7 +501,7 @@ func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, erro
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_update"`...)
+	b = appendName(b, `,"sessionUpdate":"plan_update"`)
 	return v.PlanUpdate.appendMembers(b)
 }
 
@@ -514,7 +514,7 @@ func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlanRemoved) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_removed"`...)
+	b = appendName(b, `,"sessionUpdate":"plan_removed"`)
 	return v.PlanRemoved.appendMembers(b)
 }
 

@@ -23,7 +23,7 @@ func (v AbsolutePath) MarshalJSON() ([]byte, error) {
 func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -65,19 +65,19 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Session != nil {
-		b = append(b, `,"session":`...)
+		b = appendName(b, `,"session":`)
 		if b, err = encodeObject(v.Session, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Auth != nil {
-		b = append(b, `,"auth":`...)
+		b = appendName(b, `,"auth":`)
 		if b, err = encodeObject(v.Auth, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -122,10 +122,10 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -133,7 +133,7 @@ func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -178,10 +178,10 @@ func (v *AgentMessage) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -222,14 +222,14 @@ func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -273,10 +273,10 @@ func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -284,7 +284,7 @@ func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -330,23 +330,23 @@ func (v *AgentThought) UnmarshalJSON(data []byte) error {
 func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Audience != nil {
-		b = append(b, `,"audience":`...)
+		b = appendName(b, `,"audience":`)
 		if b, err = appendSlice(b, v.Audience, encodeString[Role]); err != nil {
 			return nil, err
 		}
 	}
 	if v.LastModified != nil {
-		b = append(b, `,"lastModified":`...)
+		b = appendName(b, `,"lastModified":`)
 		b = appendString(b, *v.LastModified)
 	}
 	if v.Priority != nil {
-		b = append(b, `,"priority":`...)
+		b = appendName(b, `,"priority":`)
 		if b, err = appendFloat(b, *v.Priority); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -392,18 +392,18 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -449,16 +449,16 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -515,28 +515,28 @@ func (v AuthMethodID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Args != nil {
-		b = append(b, `,"args":`...)
+		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Env != nil {
-		b = append(b, `,"env":`...)
+		b = appendName(b, `,"env":`)
 		if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -590,12 +590,12 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"availableCommands":`...)
+	b = appendName(b, `,"availableCommands":`)
 	if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -636,10 +636,10 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundTerminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -680,10 +680,10 @@ func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundToolCall) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -724,16 +724,16 @@ func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"blob":`...)
+	b = appendName(b, `,"blob":`)
 	b = appendString(b, v.Blob)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
+		b = appendName(b, `,"mimeType":`)
 		b = appendString(b, *v.MimeType)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -780,19 +780,19 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		b = appendBool(b, *v.Default)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -836,12 +836,12 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -882,10 +882,10 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -926,12 +926,12 @@ func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -976,7 +976,7 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 func (v *CancelTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1014,12 +1014,12 @@ func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelToolCallRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1064,7 +1064,7 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 func (v *CancelToolCallResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1103,7 +1103,7 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 func (v *CancelledPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1142,13 +1142,13 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Terminal != nil {
-		b = append(b, `,"terminal":`...)
+		b = appendName(b, `,"terminal":`)
 		if b, err = encodeObject(v.Terminal, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1189,19 +1189,19 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Auth != nil {
-		b = append(b, `,"auth":`...)
+		b = appendName(b, `,"auth":`)
 		if b, err = encodeObject(v.Auth, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
+		b = appendName(b, `,"elicitation":`)
 		if b, err = encodeObject(v.Elicitation, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1243,10 +1243,10 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -1287,14 +1287,14 @@ func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -1338,10 +1338,10 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1383,7 +1383,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1421,18 +1421,18 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Command) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"description":`...)
+	b = appendName(b, `,"description":`)
 	b = appendString(b, v.Description)
 	if v.Input != nil {
-		b = append(b, `,"input":`...)
+		b = appendName(b, `,"input":`)
 		if b, err = v.Input.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1478,20 +1478,20 @@ func (v *Command) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CommandPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"command":`...)
+	b = appendName(b, `,"command":`)
 	b = appendString(b, v.Command)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.ToolCallID != nil {
-		b = append(b, `,"toolCallId":`...)
+		b = appendName(b, `,"toolCallId":`)
 		b = appendString(b, *v.ToolCallID)
 	}
 	if v.TerminalID != nil {
-		b = append(b, `,"terminalId":`...)
+		b = appendName(b, `,"terminalId":`)
 		b = appendString(b, *v.TerminalID)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1550,14 +1550,14 @@ func (v CompactionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"compactionId":`...)
+	b = appendName(b, `,"compactionId":`)
 	b = appendString(b, v.CompactionID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1601,12 +1601,12 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"compactionId":`...)
+	b = appendName(b, `,"compactionId":`)
 	b = appendString(b, v.CompactionID)
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
 	if v.Summary.Present {
-		b = append(b, `,"summary":`...)
+		b = appendName(b, `,"summary":`)
 		if b, err = appendNullable(b, &v.Summary, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -1614,13 +1614,13 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Error.Present {
-		b = append(b, `,"error":`...)
+		b = appendName(b, `,"error":`)
 		if b, err = appendNullable(b, &v.Error, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1670,10 +1670,10 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"elicitationId":`...)
+	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1714,12 +1714,12 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configOptions":`...)
+	b = appendName(b, `,"configOptions":`)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1760,12 +1760,12 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1806,14 +1806,14 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1857,14 +1857,14 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"amount":`...)
+	b = appendName(b, `,"amount":`)
 	if b, err = appendFloat(b, v.Amount); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"currency":`...)
+	b = appendName(b, `,"currency":`)
 	b = appendString(b, v.Currency)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1908,10 +1908,10 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1953,7 +1953,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1991,18 +1991,18 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"changes":`...)
+	b = appendName(b, `,"changes":`)
 	if b, err = appendSlice(b, v.Changes, (*DiffChange).appendJSON); err != nil {
 		return nil, err
 	}
 	if v.Patch != nil {
-		b = append(b, `,"patch":`...)
+		b = appendName(b, `,"patch":`)
 		if b, err = encodeObject(v.Patch, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2045,12 +2045,12 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffPatch) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"format":`...)
+	b = appendName(b, `,"format":`)
 	b = appendString(b, v.Format)
-	b = append(b, `,"text":`...)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2093,7 +2093,7 @@ func (v *DiffPatch) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffPathChange) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2128,9 +2128,9 @@ func (v *DiffPathChange) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffPathPairChange) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"oldPath":`...)
+	b = appendName(b, `,"oldPath":`)
 	b = appendString(b, v.OldPath)
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2170,7 +2170,7 @@ func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendMap(b, v.Content, (*ElicitationContentValue).appendJSON); err != nil {
 			return nil, err
 		}
@@ -2211,19 +2211,19 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Form != nil {
-		b = append(b, `,"form":`...)
+		b = appendName(b, `,"form":`)
 		if b, err = encodeObject(v.Form, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
-		b = append(b, `,"url":`...)
+		b = appendName(b, `,"url":`)
 		if b, err = encodeObject(v.URL, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2266,7 +2266,7 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2315,7 +2315,7 @@ func (v ElicitationID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationRequestScope) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
@@ -2364,28 +2364,28 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Type)
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
-	b = append(b, `,"properties":`...)
+	b = appendName(b, `,"properties":`)
 	if b, err = appendMap(b, v.Properties, (*ElicitationPropertySchema).appendJSON); err != nil {
 		return nil, err
 	}
 	if v.Required != nil {
-		b = append(b, `,"required":`...)
+		b = appendName(b, `,"required":`)
 		if b, err = appendSlice(b, v.Required, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2438,10 +2438,10 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.ToolCallID != nil {
-		b = append(b, `,"toolCallId":`...)
+		b = appendName(b, `,"toolCallId":`)
 		b = appendString(b, *v.ToolCallID)
 	}
 	return b, nil
@@ -2492,7 +2492,7 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2530,18 +2530,18 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"resource":`...)
+	b = appendName(b, `,"resource":`)
 	if b, err = v.Resource.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2584,16 +2584,16 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"const":`...)
+	b = appendName(b, `,"const":`)
 	b = appendString(b, v.Const)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2639,12 +2639,12 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2688,12 +2688,12 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Error) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"code":`...)
+	b = appendName(b, `,"code":`)
 	b = appendInt(b, v.Code)
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = appendName(b, `,"data":`)
 		if b, err = v.Data.appendJSON(b); err != nil {
 			return nil, err
 		}
@@ -2738,7 +2738,7 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Error != nil {
-		b = append(b, `,"error":`...)
+		b = appendName(b, `,"error":`)
 		if b, err = encodeObject(v.Error, b); err != nil {
 			return nil, err
 		}
@@ -2777,12 +2777,12 @@ func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2826,24 +2826,24 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Icon) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"src":`...)
+	b = appendName(b, `,"src":`)
 	b = appendString(b, v.Src)
 	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
+		b = appendName(b, `,"mimeType":`)
 		b = appendString(b, *v.MimeType)
 	}
 	if v.Sizes != nil {
-		b = append(b, `,"sizes":`...)
+		b = appendName(b, `,"sizes":`)
 		if b, err = appendSlice(b, v.Sizes, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Theme != nil {
-		b = append(b, `,"theme":`...)
+		b = appendName(b, `,"theme":`)
 		b = appendString(b, *v.Theme)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2890,22 +2890,22 @@ func (v *Icon) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
 	if v.URI != nil {
-		b = append(b, `,"uri":`...)
+		b = appendName(b, `,"uri":`)
 		b = appendString(b, *v.URI)
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2953,16 +2953,16 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
-	b = append(b, `,"version":`...)
+	b = appendName(b, `,"version":`)
 	b = appendString(b, v.Version)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3008,15 +3008,15 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"protocolVersion":`...)
+	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
-	b = append(b, `,"info":`...)
+	b = appendName(b, `,"info":`)
 	if b, err = encodeObject(&v.Info, b); err != nil {
 		return nil, err
 	}
 	if v.Capabilities != nil {
 		member := len(b)
-		b = append(b, `,"capabilities":`...)
+		b = appendName(b, `,"capabilities":`)
 		if b, err = encodeObject(v.Capabilities, b); err != nil {
 			return nil, err
 		}
@@ -3025,7 +3025,7 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3071,15 +3071,15 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"protocolVersion":`...)
+	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
-	b = append(b, `,"info":`...)
+	b = appendName(b, `,"info":`)
 	if b, err = encodeObject(&v.Info, b); err != nil {
 		return nil, err
 	}
 	if v.Capabilities != nil {
 		member := len(b)
-		b = append(b, `,"capabilities":`...)
+		b = appendName(b, `,"capabilities":`)
 		if b, err = encodeObject(v.Capabilities, b); err != nil {
 			return nil, err
 		}
@@ -3088,13 +3088,13 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.AuthMethods != nil {
-		b = append(b, `,"authMethods":`...)
+		b = appendName(b, `,"authMethods":`)
 		if b, err = appendSlice(b, v.AuthMethods, (*AuthMethod).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3143,27 +3143,27 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Minimum != nil {
-		b = append(b, `,"minimum":`...)
+		b = appendName(b, `,"minimum":`)
 		b = appendInt(b, *v.Minimum)
 	}
 	if v.Maximum != nil {
-		b = append(b, `,"maximum":`...)
+		b = appendName(b, `,"maximum":`)
 		b = appendInt(b, *v.Maximum)
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		b = appendInt(b, *v.Default)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3212,15 +3212,15 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cwd != nil {
-		b = append(b, `,"cwd":`...)
+		b = appendName(b, `,"cwd":`)
 		b = appendString(b, *v.Cwd)
 	}
 	if v.Cursor != nil {
-		b = append(b, `,"cursor":`...)
+		b = appendName(b, `,"cursor":`)
 		b = appendString(b, *v.Cursor)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3265,16 +3265,16 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessions":`...)
+	b = appendName(b, `,"sessions":`)
 	if b, err = appendSlice(b, v.Sessions, encodeObject[*SessionInfo]); err != nil {
 		return nil, err
 	}
 	if v.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
+		b = appendName(b, `,"nextCursor":`)
 		b = appendString(b, *v.NextCursor)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3317,10 +3317,10 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LoginAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3362,7 +3362,7 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 func (v *LoginAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3401,7 +3401,7 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 func (v *LogoutAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3440,7 +3440,7 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 func (v *LogoutAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3479,19 +3479,19 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Stdio != nil {
-		b = append(b, `,"stdio":`...)
+		b = appendName(b, `,"stdio":`)
 		if b, err = encodeObject(v.Stdio, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.HTTP != nil {
-		b = append(b, `,"http":`...)
+		b = appendName(b, `,"http":`)
 		if b, err = encodeObject(v.HTTP, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3537,7 +3537,7 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 func (v *MCPHTTPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3575,18 +3575,18 @@ func (v *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
 	if v.Headers != nil {
-		b = append(b, `,"headers":`...)
+		b = appendName(b, `,"headers":`)
 		if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3634,24 +3634,24 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"command":`...)
+	b = appendName(b, `,"command":`)
 	b = appendString(b, v.Command)
 	if v.Args != nil {
-		b = append(b, `,"args":`...)
+		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Env != nil {
-		b = append(b, `,"env":`...)
+		b = appendName(b, `,"env":`)
 		if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3704,7 +3704,7 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 func (v *MCPStdioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3765,33 +3765,33 @@ func (v MessageID) MarshalJSON() ([]byte, error) {
 func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.MinItems != nil {
-		b = append(b, `,"minItems":`...)
+		b = appendName(b, `,"minItems":`)
 		b = appendUint(b, *v.MinItems)
 	}
 	if v.MaxItems != nil {
-		b = append(b, `,"maxItems":`...)
+		b = appendName(b, `,"maxItems":`)
 		b = appendUint(b, *v.MaxItems)
 	}
-	b = append(b, `,"items":`...)
+	b = appendName(b, `,"items":`)
 	if b, err = v.Items.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		if b, err = appendSlice(b, v.Default, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3842,22 +3842,22 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCPServers != nil {
-		b = append(b, `,"mcpServers":`...)
+		b = appendName(b, `,"mcpServers":`)
 		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3909,22 +3909,22 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.AvailableCommands != nil {
-		b = append(b, `,"availableCommands":`...)
+		b = appendName(b, `,"availableCommands":`)
 		if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3969,16 +3969,16 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"severity":`...)
+	b = appendName(b, `,"severity":`)
 	b = appendString(b, v.Severity)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4027,33 +4027,33 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Minimum != nil {
-		b = append(b, `,"minimum":`...)
+		b = appendName(b, `,"minimum":`)
 		if b, err = appendFloat(b, *v.Minimum); err != nil {
 			return nil, err
 		}
 	}
 	if v.Maximum != nil {
-		b = append(b, `,"maximum":`...)
+		b = appendName(b, `,"maximum":`)
 		if b, err = appendFloat(b, *v.Maximum); err != nil {
 			return nil, err
 		}
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		if b, err = appendFloat(b, *v.Default); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4101,14 +4101,14 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"optionId":`...)
+	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"kind":`...)
+	b = appendName(b, `,"kind":`)
 	b = appendString(b, v.Kind)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4166,14 +4166,14 @@ func (v PermissionOptionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	b = append(b, `,"priority":`...)
+	b = appendName(b, `,"priority":`)
 	b = appendString(b, v.Priority)
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4231,14 +4231,14 @@ func (v PlanID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"entries":`...)
+	b = appendName(b, `,"entries":`)
 	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4282,12 +4282,12 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"plan":`...)
+	b = appendName(b, `,"plan":`)
 	if b, err = v.Plan.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4329,7 +4329,7 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 func (v *PromptAudioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4368,25 +4368,25 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Image != nil {
-		b = append(b, `,"image":`...)
+		b = appendName(b, `,"image":`)
 		if b, err = encodeObject(v.Image, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Audio != nil {
-		b = append(b, `,"audio":`...)
+		b = appendName(b, `,"audio":`)
 		if b, err = encodeObject(v.Audio, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.EmbeddedContext != nil {
-		b = append(b, `,"embeddedContext":`...)
+		b = appendName(b, `,"embeddedContext":`)
 		if b, err = encodeObject(v.EmbeddedContext, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4431,7 +4431,7 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 func (v *PromptEmbeddedContextCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4470,7 +4470,7 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 func (v *PromptImageCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4508,14 +4508,14 @@ func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"prompt":`...)
+	b = appendName(b, `,"prompt":`)
 	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4561,10 +4561,10 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4617,7 +4617,7 @@ func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
 func (v *ReplayFromStart) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4655,26 +4655,26 @@ func (v *ReplayFromStart) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Subject != nil {
-		b = append(b, `,"subject":`...)
+		b = appendName(b, `,"subject":`)
 		if b, err = v.Subject.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"options":`...)
+	b = appendName(b, `,"options":`)
 	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4727,12 +4727,12 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"outcome":`...)
+	b = appendName(b, `,"outcome":`)
 	if b, err = v.Outcome.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4774,13 +4774,13 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Background != nil {
-		b = append(b, `,"background":`...)
+		b = appendName(b, `,"background":`)
 		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4823,40 +4823,40 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
+		b = appendName(b, `,"icons":`)
 		if b, err = appendSlice(b, v.Icons, encodeObject[*Icon]); err != nil {
 			return nil, err
 		}
 	}
 	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
+		b = appendName(b, `,"mimeType":`)
 		b = appendString(b, *v.MimeType)
 	}
 	if v.Size != nil {
-		b = append(b, `,"size":`...)
+		b = appendName(b, `,"size":`)
 		b = appendUint(b, *v.Size)
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4912,30 +4912,30 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCPServers != nil {
-		b = append(b, `,"mcpServers":`...)
+		b = appendName(b, `,"mcpServers":`)
 		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.ReplayFrom != nil {
-		b = append(b, `,"replayFrom":`...)
+		b = appendName(b, `,"replayFrom":`)
 		if b, err = v.ReplayFrom.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4993,19 +4993,19 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.AvailableCommands != nil {
-		b = append(b, `,"availableCommands":`...)
+		b = appendName(b, `,"availableCommands":`)
 		if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5048,13 +5048,13 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Background != nil {
-		b = append(b, `,"background":`...)
+		b = appendName(b, `,"background":`)
 		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5097,10 +5097,10 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"optionId":`...)
+	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5142,7 +5142,7 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5181,31 +5181,31 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Prompt != nil {
-		b = append(b, `,"prompt":`...)
+		b = appendName(b, `,"prompt":`)
 		if b, err = encodeObject(v.Prompt, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCP != nil {
-		b = append(b, `,"mcp":`...)
+		b = appendName(b, `,"mcp":`)
 		if b, err = encodeObject(v.MCP, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Delete != nil {
-		b = append(b, `,"delete":`...)
+		b = appendName(b, `,"delete":`)
 		if b, err = encodeObject(v.Delete, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = encodeObject(v.AdditionalDirectories, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5259,7 +5259,7 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"currentValue":`...)
+	b = appendName(b, `,"currentValue":`)
 	b = appendBool(b, v.CurrentValue)
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5317,9 +5317,9 @@ func (v SessionConfigID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"currentValue":`...)
+	b = appendName(b, `,"currentValue":`)
 	b = appendString(b, v.CurrentValue)
-	b = append(b, `,"options":`...)
+	b = appendName(b, `,"options":`)
 	if b, err = v.Options.appendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5360,16 +5360,16 @@ func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"groupId":`...)
+	b = appendName(b, `,"groupId":`)
 	b = appendString(b, v.GroupID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"options":`...)
+	b = appendName(b, `,"options":`)
 	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5418,16 +5418,16 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5485,7 +5485,7 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5534,26 +5534,26 @@ func (v SessionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.UpdatedAt != nil {
-		b = append(b, `,"updatedAt":`...)
+		b = appendName(b, `,"updatedAt":`)
 		b = appendString(b, *v.UpdatedAt)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5609,19 +5609,19 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.UpdatedAt.Present {
-		b = append(b, `,"updatedAt":`...)
+		b = appendName(b, `,"updatedAt":`)
 		if b, err = appendNullable(b, &v.UpdatedAt, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -5674,10 +5674,10 @@ func (v SessionListCursor) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionNotFoundErrorData) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5718,12 +5718,12 @@ func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configOptions":`...)
+	b = appendName(b, `,"configOptions":`)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5764,12 +5764,12 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"enum":`...)
+	b = appendName(b, `,"enum":`)
 	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5813,47 +5813,47 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		b = appendString(b, *v.Title)
 	}
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.MinLength != nil {
-		b = append(b, `,"minLength":`...)
+		b = appendName(b, `,"minLength":`)
 		b = appendUint(b, *v.MinLength)
 	}
 	if v.MaxLength != nil {
-		b = append(b, `,"maxLength":`...)
+		b = appendName(b, `,"maxLength":`)
 		b = appendUint(b, *v.MaxLength)
 	}
 	if v.Pattern != nil {
-		b = append(b, `,"pattern":`...)
+		b = appendName(b, `,"pattern":`)
 		b = appendString(b, *v.Pattern)
 	}
 	if v.Format != nil {
-		b = append(b, `,"format":`...)
+		b = appendName(b, `,"format":`)
 		b = appendString(b, *v.Format)
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		b = appendString(b, *v.Default)
 	}
 	if v.Enum != nil {
-		b = append(b, `,"enum":`...)
+		b = appendName(b, `,"enum":`)
 		if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.OneOf != nil {
-		b = append(b, `,"oneOf":`...)
+		b = appendName(b, `,"oneOf":`)
 		if b, err = appendSlice(b, v.OneOf, encodeObject[*EnumOption]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5913,10 +5913,10 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5958,7 +5958,7 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 func (v *TerminalAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5997,7 +5997,7 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 func (v *TerminalCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6036,13 +6036,13 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
+		b = appendName(b, `,"cancel":`)
 		if b, err = encodeObject(v.Cancel, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6083,15 +6083,15 @@ func (v *TerminalCapabilities) UnmarshalJSON(data []byte) error {
 func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.ExitCode != nil {
-		b = append(b, `,"exitCode":`...)
+		b = appendName(b, `,"exitCode":`)
 		b = appendInt(b, *v.ExitCode)
 	}
 	if v.Signal != nil {
-		b = append(b, `,"signal":`...)
+		b = appendName(b, `,"signal":`)
 		b = appendString(b, *v.Signal)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6144,10 +6144,10 @@ func (v TerminalID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutput) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6188,12 +6188,12 @@ func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6237,12 +6237,12 @@ func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalSize) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"cols":`...)
+	b = appendName(b, `,"cols":`)
 	b = appendUint(b, v.Cols)
-	b = append(b, `,"rows":`...)
+	b = appendName(b, `,"rows":`)
 	b = appendUint(b, v.Rows)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6290,46 +6290,46 @@ func (v *TerminalSize) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if v.Command.Present {
-		b = append(b, `,"command":`...)
+		b = appendName(b, `,"command":`)
 		if b, err = appendNullable(b, &v.Command, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cwd.Present {
-		b = append(b, `,"cwd":`...)
+		b = appendName(b, `,"cwd":`)
 		if b, err = appendNullable(b, &v.Cwd, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Output.Present {
-		b = append(b, `,"output":`...)
+		b = appendName(b, `,"output":`)
 		if b, err = appendNullable(b, &v.Output, encodeObject[*TerminalOutput]); err != nil {
 			return nil, err
 		}
 	}
 	if v.ExitStatus.Present {
-		b = append(b, `,"exitStatus":`...)
+		b = appendName(b, `,"exitStatus":`)
 		if b, err = appendNullable(b, &v.ExitStatus, encodeObject[*TerminalExitStatus]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Size.Present {
-		b = append(b, `,"size":`...)
+		b = appendName(b, `,"size":`)
 		if b, err = appendNullable(b, &v.Size, encodeObject[*TerminalSize]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Capabilities.Present {
-		b = append(b, `,"capabilities":`...)
+		b = appendName(b, `,"capabilities":`)
 		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*TerminalCapabilities]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -6382,10 +6382,10 @@ func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TextCommandInput) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"hint":`...)
+	b = appendName(b, `,"hint":`)
 	b = appendString(b, v.Hint)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6426,16 +6426,16 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"text":`...)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
+		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6478,16 +6478,16 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"text":`...)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
+		b = appendName(b, `,"mimeType":`)
 		b = appendString(b, *v.MimeType)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6533,12 +6533,12 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"anyOf":`...)
+	b = appendName(b, `,"anyOf":`)
 	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6582,7 +6582,7 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 func (v *ToolCallCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6621,13 +6621,13 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
+		b = appendName(b, `,"cancel":`)
 		if b, err = encodeObject(v.Cancel, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6667,14 +6667,14 @@ func (v *ToolCallCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6729,14 +6729,14 @@ func (v ToolCallID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	if v.Line != nil {
-		b = append(b, `,"line":`...)
+		b = appendName(b, `,"line":`)
 		b = appendUint(b, *v.Line)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6781,12 +6781,12 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCall":`...)
+	b = appendName(b, `,"toolCall":`)
 	if b, err = encodeObject(&v.ToolCall, b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -6827,34 +6827,34 @@ func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
 	if v.Name.Present {
-		b = append(b, `,"name":`...)
+		b = appendName(b, `,"name":`)
 		if b, err = appendNullable(b, &v.Name, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Kind.Present {
-		b = append(b, `,"kind":`...)
+		b = appendName(b, `,"kind":`)
 		if b, err = appendNullable(b, &v.Kind, encodeString[ToolKind]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status.Present {
-		b = append(b, `,"status":`...)
+		b = appendName(b, `,"status":`)
 		if b, err = appendNullable(b, &v.Status, encodeString[ToolCallStatus]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ToolCallContent, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ToolCallContent).appendJSON)
 		}); err != nil {
@@ -6862,7 +6862,7 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Locations.Present {
-		b = append(b, `,"locations":`...)
+		b = appendName(b, `,"locations":`)
 		if b, err = appendNullable(b, &v.Locations, func(p *[]ToolCallLocation, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, encodeObject[*ToolCallLocation])
 		}); err != nil {
@@ -6870,25 +6870,25 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.RawInput.Present {
-		b = append(b, `,"rawInput":`...)
+		b = appendName(b, `,"rawInput":`)
 		if b, err = appendNullable(b, &v.RawInput, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RawOutput.Present {
-		b = append(b, `,"rawOutput":`...)
+		b = appendName(b, `,"rawOutput":`)
 		if b, err = appendNullable(b, &v.RawOutput, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Capabilities.Present {
-		b = append(b, `,"capabilities":`...)
+		b = appendName(b, `,"capabilities":`)
 		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*ToolCallCapabilities]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -6951,14 +6951,14 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnsupportedProtocolVersionErrorData) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requested":`...)
+	b = appendName(b, `,"requested":`)
 	b = appendUint(b, v.Requested)
-	b = append(b, `,"supported":`...)
+	b = appendName(b, `,"supported":`)
 	if b, err = appendSlice(b, v.Supported, encodeUint[ProtocolVersion]); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -7004,14 +7004,14 @@ func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UpdateSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"update":`...)
+	b = appendName(b, `,"update":`)
 	if b, err = v.Update.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -7055,18 +7055,18 @@ func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"used":`...)
+	b = appendName(b, `,"used":`)
 	b = appendUint(b, v.Used)
-	b = append(b, `,"size":`...)
+	b = appendName(b, `,"size":`)
 	b = appendUint(b, v.Size)
 	if v.Cost.Present {
-		b = append(b, `,"cost":`...)
+		b = appendName(b, `,"cost":`)
 		if b, err = appendNullable(b, &v.Cost, encodeObject[*Cost]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -7112,10 +7112,10 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -7123,7 +7123,7 @@ func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}

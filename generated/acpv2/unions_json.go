@@ -36,11 +36,11 @@ func (u AgentResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if v.ID == nil {
 		b = append(b, `null`...)
 	} else {
@@ -103,7 +103,7 @@ func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = appendName(b, `,"error":`)
 	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
@@ -343,7 +343,7 @@ func (u *AuthMethod) keepOther(other *AuthMethodOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodTerminalVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.AuthMethodTerminal.appendMembers(b)
 }
 
@@ -356,7 +356,7 @@ func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodAgentVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"agent"`...)
+	b = appendName(b, `,"type":"agent"`)
 	return v.AuthMethodAgent.appendMembers(b)
 }
 
@@ -373,11 +373,11 @@ func (v *AuthMethodOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	return b, nil
 }
@@ -533,7 +533,7 @@ func (u *AvailableCommand) keepOther(other *AvailableCommandOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandData) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"command"`...)
+	b = appendName(b, `,"type":"command"`)
 	return v.Command.appendMembers(b)
 }
 
@@ -550,11 +550,11 @@ func (v *AvailableCommandOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"description":`...)
+	b = appendName(b, `,"description":`)
 	b = appendString(b, v.Description)
 	return b, nil
 }
@@ -696,7 +696,7 @@ func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandInputText) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"text"`...)
+	b = appendName(b, `,"type":"text"`)
 	return v.TextCommandInput.appendMembers(b)
 }
 
@@ -713,7 +713,7 @@ func (v *AvailableCommandInputOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandInputOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -852,7 +852,7 @@ var backgroundWorkUnstable = map[string]func() BackgroundWorkVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundWorkTerminal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.BackgroundTerminal.appendMembers(b)
 }
 
@@ -865,7 +865,7 @@ func (v BackgroundWorkTerminal) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundWorkToolCall) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"tool_call"`...)
+	b = appendName(b, `,"type":"tool_call"`)
 	return v.BackgroundToolCall.appendMembers(b)
 }
 
@@ -882,7 +882,7 @@ func (v *BackgroundWorkOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundWorkOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -965,11 +965,11 @@ func (u ClientResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
@@ -1024,7 +1024,7 @@ func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if v.ID == nil {
 		b = append(b, `null`...)
 	} else {
@@ -1032,7 +1032,7 @@ func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = appendName(b, `,"error":`)
 	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
@@ -1264,7 +1264,7 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockText) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"text"`...)
+	b = appendName(b, `,"type":"text"`)
 	return v.TextContent.appendMembers(b)
 }
 
@@ -1277,7 +1277,7 @@ func (v ContentBlockText) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockImage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"image"`...)
+	b = appendName(b, `,"type":"image"`)
 	return v.ImageContent.appendMembers(b)
 }
 
@@ -1290,7 +1290,7 @@ func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockAudio) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"audio"`...)
+	b = appendName(b, `,"type":"audio"`)
 	return v.AudioContent.appendMembers(b)
 }
 
@@ -1303,7 +1303,7 @@ func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockResourceLink) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource_link"`...)
+	b = appendName(b, `,"type":"resource_link"`)
 	return v.ResourceLink.appendMembers(b)
 }
 
@@ -1316,7 +1316,7 @@ func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockResource) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource"`...)
+	b = appendName(b, `,"type":"resource"`)
 	return v.EmbeddedResource.appendMembers(b)
 }
 
@@ -1333,7 +1333,7 @@ func (v *ContentBlockOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1494,7 +1494,7 @@ func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOthe
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestForm) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"form"`...)
+	b = appendName(b, `,"mode":"form"`)
 	return v.ElicitationFormMode.appendMembers(b)
 }
 
@@ -1507,7 +1507,7 @@ func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestURL) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"url"`...)
+	b = appendName(b, `,"mode":"url"`)
 	return v.ElicitationURLMode.appendMembers(b)
 }
 
@@ -1528,7 +1528,7 @@ func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) 
 	if b, err = v.CreateElicitationRequestOtherFields.appendMembers(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"mode":`...)
+	b = appendName(b, `,"mode":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1623,10 +1623,10 @@ func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ [
 // appendMembers appends the members of v, each after a comma.
 func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1796,7 +1796,7 @@ func (u *CreateElicitationResponse) keepOther(other *CreateElicitationResponseOt
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseAccept) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"accept"`...)
+	b = appendName(b, `,"action":"accept"`)
 	return v.ElicitationAcceptAction.appendMembers(b)
 }
 
@@ -1809,7 +1809,7 @@ func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseDecline) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"decline"`...)
+	b = appendName(b, `,"action":"decline"`)
 	return b, nil
 }
 
@@ -1839,7 +1839,7 @@ func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseCancel) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"cancel"`...)
+	b = appendName(b, `,"action":"cancel"`)
 	return b, nil
 }
 
@@ -1873,7 +1873,7 @@ func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":`...)
+	b = appendName(b, `,"action":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1953,7 +1953,7 @@ func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ 
 func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2070,7 +2070,7 @@ func (u *DiffChange) keepOther(other *DiffChangeOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeAdd) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"add"`...)
+	b = appendName(b, `,"operation":"add"`)
 	return v.DiffPathChange.appendMembers(b)
 }
 
@@ -2083,7 +2083,7 @@ func (v DiffChangeAdd) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeDelete) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"delete"`...)
+	b = appendName(b, `,"operation":"delete"`)
 	return v.DiffPathChange.appendMembers(b)
 }
 
@@ -2096,7 +2096,7 @@ func (v DiffChangeDelete) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeModify) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"modify"`...)
+	b = appendName(b, `,"operation":"modify"`)
 	return v.DiffPathChange.appendMembers(b)
 }
 
@@ -2109,7 +2109,7 @@ func (v DiffChangeModify) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeMove) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"move"`...)
+	b = appendName(b, `,"operation":"move"`)
 	return v.DiffPathPairChange.appendMembers(b)
 }
 
@@ -2122,7 +2122,7 @@ func (v DiffChangeMove) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeCopy) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"copy"`...)
+	b = appendName(b, `,"operation":"copy"`)
 	return v.DiffPathPairChange.appendMembers(b)
 }
 
@@ -2139,7 +2139,7 @@ func (v *DiffChangeOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":`...)
+	b = appendName(b, `,"operation":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2223,15 +2223,15 @@ func (v *diffChangeFields) decodeRest(d *decoder, start int64, _ []string) error
 func (v *diffChangeFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.FileType != nil {
-		b = append(b, `,"fileType":`...)
+		b = appendName(b, `,"fileType":`)
 		b = appendString(b, *v.FileType)
 	}
 	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
+		b = appendName(b, `,"mimeType":`)
 		b = appendString(b, *v.MimeType)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -2428,7 +2428,7 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []stri
 // appendMembers appends the members of v, each after a comma.
 func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestedSchema":`...)
+	b = appendName(b, `,"requestedSchema":`)
 	if b, err = encodeObject(&v.RequestedSchema, b); err != nil {
 		return nil, err
 	}
@@ -2515,7 +2515,7 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
+	b = appendName(b, `,"type":"string"`)
 	return v.StringPropertySchema.appendMembers(b)
 }
 
@@ -2528,7 +2528,7 @@ func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaNumber) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"number"`...)
+	b = appendName(b, `,"type":"number"`)
 	return v.NumberPropertySchema.appendMembers(b)
 }
 
@@ -2541,7 +2541,7 @@ func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaInteger) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"integer"`...)
+	b = appendName(b, `,"type":"integer"`)
 	return v.IntegerPropertySchema.appendMembers(b)
 }
 
@@ -2554,7 +2554,7 @@ func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
+	b = appendName(b, `,"type":"boolean"`)
 	return v.BooleanPropertySchema.appendMembers(b)
 }
 
@@ -2567,7 +2567,7 @@ func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaArray) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"array"`...)
+	b = appendName(b, `,"type":"array"`)
 	return v.MultiSelectPropertySchema.appendMembers(b)
 }
 
@@ -2584,7 +2584,7 @@ func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2743,9 +2743,9 @@ func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []strin
 
 // appendMembers appends the members of v, each after a comma.
 func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"elicitationId":`...)
+	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
 	return b, nil
 }
@@ -3005,7 +3005,7 @@ func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateEndTurn) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"end_turn"`...)
+	b = appendName(b, `,"stopReason":"end_turn"`)
 	return b, nil
 }
 
@@ -3035,7 +3035,7 @@ func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateMaxTokens) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_tokens"`...)
+	b = appendName(b, `,"stopReason":"max_tokens"`)
 	return b, nil
 }
 
@@ -3065,7 +3065,7 @@ func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateMaxTurnRequests) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_turn_requests"`...)
+	b = appendName(b, `,"stopReason":"max_turn_requests"`)
 	return b, nil
 }
 
@@ -3095,7 +3095,7 @@ func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateRefusal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"refusal"`...)
+	b = appendName(b, `,"stopReason":"refusal"`)
 	return b, nil
 }
 
@@ -3125,7 +3125,7 @@ func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"cancelled"`...)
+	b = appendName(b, `,"stopReason":"cancelled"`)
 	return b, nil
 }
 
@@ -3155,7 +3155,7 @@ func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateError) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"error"`...)
+	b = appendName(b, `,"stopReason":"error"`)
 	return v.ErrorStopReason.appendMembers(b)
 }
 
@@ -3201,7 +3201,7 @@ func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":`...)
+	b = appendName(b, `,"stopReason":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3285,13 +3285,13 @@ func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) 
 func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Background != nil {
-		b = append(b, `,"background":`...)
+		b = appendName(b, `,"background":`)
 		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -3380,7 +3380,7 @@ var mcpServerUnstable = map[string]func() MCPServerVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerHTTPVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"http"`...)
+	b = appendName(b, `,"type":"http"`)
 	return v.MCPServerHTTP.appendMembers(b)
 }
 
@@ -3393,7 +3393,7 @@ func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerStdioVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"stdio"`...)
+	b = appendName(b, `,"type":"stdio"`)
 	return v.MCPServerStdio.appendMembers(b)
 }
 
@@ -3410,7 +3410,7 @@ func (v *MCPServerOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3553,7 +3553,7 @@ func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
+	b = appendName(b, `,"type":"string"`)
 	return v.StringMultiSelectItems.appendMembers(b)
 }
 
@@ -3582,7 +3582,7 @@ func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3733,7 +3733,7 @@ var planUpdateContentUnstable = map[string]func() PlanUpdateContentVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"items"`...)
+	b = appendName(b, `,"type":"items"`)
 	return v.PlanItems.appendMembers(b)
 }
 
@@ -3750,9 +3750,9 @@ func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
 	return b, nil
 }
@@ -3888,7 +3888,7 @@ func (u *ReplayFrom) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ReplayFromStartVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"start"`...)
+	b = appendName(b, `,"type":"start"`)
 	return v.ReplayFromStart.appendMembers(b)
 }
 
@@ -3905,7 +3905,7 @@ func (v *ReplayFromOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ReplayFromOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -4090,7 +4090,7 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"cancelled"`...)
+	b = appendName(b, `,"outcome":"cancelled"`)
 	return v.CancelledPermissionOutcome.appendMembers(b)
 }
 
@@ -4103,7 +4103,7 @@ func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeSelected) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"selected"`...)
+	b = appendName(b, `,"outcome":"selected"`)
 	return v.SelectedPermissionOutcome.appendMembers(b)
 }
 
@@ -4120,7 +4120,7 @@ func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":`...)
+	b = appendName(b, `,"outcome":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -4252,7 +4252,7 @@ func (u *RequestPermissionSubject) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionSubjectToolCall) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"tool_call"`...)
+	b = appendName(b, `,"type":"tool_call"`)
 	return v.ToolCallPermissionSubject.appendMembers(b)
 }
 
@@ -4265,7 +4265,7 @@ func (v RequestPermissionSubjectToolCall) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionSubjectCommand) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"command"`...)
+	b = appendName(b, `,"type":"command"`)
 	return v.CommandPermissionSubject.appendMembers(b)
 }
 
@@ -4282,7 +4282,7 @@ func (v *RequestPermissionSubjectOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionSubjectOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -4443,7 +4443,7 @@ func (u *SessionConfigOption) keepOther(other *SessionConfigOptionOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionSelect) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"select"`...)
+	b = appendName(b, `,"type":"select"`)
 	return v.SessionConfigSelect.appendMembers(b)
 }
 
@@ -4456,7 +4456,7 @@ func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
+	b = appendName(b, `,"type":"boolean"`)
 	return v.SessionConfigBoolean.appendMembers(b)
 }
 
@@ -4473,7 +4473,7 @@ func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -4575,20 +4575,20 @@ func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []stri
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configId":`...)
+	b = appendName(b, `,"configId":`)
 	b = appendString(b, v.ConfigID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	if v.Description != nil {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		b = appendString(b, *v.Description)
 	}
 	if v.Category != nil {
-		b = append(b, `,"category":`...)
+		b = appendName(b, `,"category":`)
 		b = appendString(b, *v.Category)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -4774,7 +4774,7 @@ var sessionUpdateUnstable = map[string]func() SessionUpdateVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUserMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"user_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"user_message_chunk"`)
 	return v.ContentChunk.appendMembers(b)
 }
 
@@ -4787,7 +4787,7 @@ func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUserMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"user_message"`...)
+	b = appendName(b, `,"sessionUpdate":"user_message"`)
 	return v.UserMessage.appendMembers(b)
 }
 
@@ -4800,7 +4800,7 @@ func (v SessionUpdateUserMessage) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_message_chunk"`)
 	return v.ContentChunk.appendMembers(b)
 }
 
@@ -4813,7 +4813,7 @@ func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_message"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_message"`)
 	return v.AgentMessage.appendMembers(b)
 }
 
@@ -4826,7 +4826,7 @@ func (v SessionUpdateAgentMessage) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentThoughtChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_thought_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_thought_chunk"`)
 	return v.ContentChunk.appendMembers(b)
 }
 
@@ -4839,7 +4839,7 @@ func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentThought) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_thought"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_thought"`)
 	return v.AgentThought.appendMembers(b)
 }
 
@@ -4852,7 +4852,7 @@ func (v SessionUpdateAgentThought) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateStateUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"state_update"`...)
+	b = appendName(b, `,"sessionUpdate":"state_update"`)
 	return v.StateUpdate.appendMembers(b)
 }
 
@@ -4874,7 +4874,7 @@ func (v SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call_content_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"tool_call_content_chunk"`)
 	return v.ToolCallContentChunk.appendMembers(b)
 }
 
@@ -4887,7 +4887,7 @@ func (v SessionUpdateToolCallContentChunk) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call_update"`...)
+	b = appendName(b, `,"sessionUpdate":"tool_call_update"`)
 	return v.ToolCallUpdate.appendMembers(b)
 }
 
@@ -4900,7 +4900,7 @@ func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateTerminalUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"terminal_update"`...)
+	b = appendName(b, `,"sessionUpdate":"terminal_update"`)
 	return v.TerminalUpdate.appendMembers(b)
 }
 
@@ -4913,7 +4913,7 @@ func (v SessionUpdateTerminalUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateTerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"terminal_output_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"terminal_output_chunk"`)
 	return v.TerminalOutputChunk.appendMembers(b)
 }
 
@@ -4926,7 +4926,7 @@ func (v SessionUpdateTerminalOutputChunk) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_update"`...)
+	b = appendName(b, `,"sessionUpdate":"plan_update"`)
 	return v.PlanUpdate.appendMembers(b)
 }
 
@@ -4939,7 +4939,7 @@ func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"available_commands_update"`...)
+	b = appendName(b, `,"sessionUpdate":"available_commands_update"`)
 	return v.AvailableCommandsUpdate.appendMembers(b)
 }
 
@@ -4952,7 +4952,7 @@ func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"config_option_update"`...)
+	b = appendName(b, `,"sessionUpdate":"config_option_update"`)
 	return v.ConfigOptionUpdate.appendMembers(b)
 }
 
@@ -4965,7 +4965,7 @@ func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_info_update"`...)
+	b = appendName(b, `,"sessionUpdate":"session_info_update"`)
 	return v.SessionInfoUpdate.appendMembers(b)
 }
 
@@ -4978,7 +4978,7 @@ func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUsageUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"usage_update"`...)
+	b = appendName(b, `,"sessionUpdate":"usage_update"`)
 	return v.UsageUpdate.appendMembers(b)
 }
 
@@ -4991,7 +4991,7 @@ func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateNotice) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"notice"`...)
+	b = appendName(b, `,"sessionUpdate":"notice"`)
 	return v.Notice.appendMembers(b)
 }
 
@@ -5004,7 +5004,7 @@ func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCompactionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_update"`...)
+	b = appendName(b, `,"sessionUpdate":"compaction_update"`)
 	return v.CompactionUpdate.appendMembers(b)
 }
 
@@ -5017,7 +5017,7 @@ func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_summary_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"compaction_summary_chunk"`)
 	return v.CompactionSummaryChunk.appendMembers(b)
 }
 
@@ -5034,7 +5034,7 @@ func (v *SessionUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":`...)
+	b = appendName(b, `,"sessionUpdate":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -5195,8 +5195,8 @@ func (u *SetSessionConfigOptionRequest) keepOther(other *SetSessionConfigOptionR
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestID) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"id"`...)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"type":"id"`)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
 	return b, nil
 }
@@ -5242,8 +5242,8 @@ func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"type":"boolean"`)
+	b = appendName(b, `,"value":`)
 	b = appendBool(b, v.Value)
 	return b, nil
 }
@@ -5294,9 +5294,9 @@ func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestOther) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	if b, err = appendRaw(b, v.Value); err != nil {
 		return nil, err
 	}
@@ -5402,12 +5402,12 @@ func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64
 // appendMembers appends the members of v, each after a comma.
 func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"configId":`...)
+	b = appendName(b, `,"configId":`)
 	b = appendString(b, v.ConfigID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -5506,7 +5506,7 @@ var stateUpdateUnstable = map[string]func() StateUpdateVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateRunning) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"running"`...)
+	b = appendName(b, `,"state":"running"`)
 	return v.RunningStateUpdate.appendMembers(b)
 }
 
@@ -5519,7 +5519,7 @@ func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateIdle) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"idle"`...)
+	b = appendName(b, `,"state":"idle"`)
 	return v.IdleStateUpdate.appendMembers(b)
 }
 
@@ -5541,7 +5541,7 @@ func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateRequiresAction) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"requires_action"`...)
+	b = appendName(b, `,"state":"requires_action"`)
 	return v.RequiresActionStateUpdate.appendMembers(b)
 }
 
@@ -5558,7 +5558,7 @@ func (v *StateUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -5692,7 +5692,7 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"content"`...)
+	b = appendName(b, `,"type":"content"`)
 	return v.Content.appendMembers(b)
 }
 
@@ -5705,7 +5705,7 @@ func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentDiff) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"diff"`...)
+	b = appendName(b, `,"type":"diff"`)
 	return v.Diff.appendMembers(b)
 }
 
@@ -5718,7 +5718,7 @@ func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentTerminal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.Terminal.appendMembers(b)
 }
 
@@ -5735,7 +5735,7 @@ func (v *ToolCallContentOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }

@@ -16,10 +16,10 @@ import (
 // appendMembers appends the members of v, each after a comma.
 func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -61,7 +61,7 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -99,26 +99,26 @@ func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"label":`...)
+	b = appendName(b, `,"label":`)
 	b = appendString(b, v.Label)
 	if v.Active != nil {
-		b = append(b, `,"active":`...)
+		b = appendName(b, `,"active":`)
 		b = appendBool(b, *v.Active)
 	}
 	if v.Name != nil {
-		b = append(b, `,"name":`...)
+		b = appendName(b, `,"name":`)
 		b = appendString(b, *v.Name)
 	}
 	if v.Email != nil {
-		b = append(b, `,"email":`...)
+		b = appendName(b, `,"email":`)
 		b = appendString(b, *v.Email)
 	}
 	if v.Organization != nil {
-		b = append(b, `,"organization":`...)
+		b = appendName(b, `,"organization":`)
 		b = appendString(b, *v.Organization)
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -179,7 +179,7 @@ func (v AuthState) MarshalJSON() ([]byte, error) {
 func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -218,7 +218,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -256,16 +256,16 @@ func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
+		b = appendName(b, `,"accounts":`)
 		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -308,16 +308,16 @@ func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
+		b = appendName(b, `,"accounts":`)
 		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -360,10 +360,10 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundSubagent) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -404,10 +404,10 @@ func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = encodeObject(v.Params, b); err != nil {
 			return nil, err
 		}
@@ -448,14 +448,14 @@ func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
@@ -521,11 +521,11 @@ func (u ProxyResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
@@ -580,7 +580,7 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if v.ID == nil {
 		b = append(b, `null`...)
 	} else {
@@ -588,7 +588,7 @@ func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b = append(b, `,"error":`...)
+	b = appendName(b, `,"error":`)
 	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
@@ -743,16 +743,16 @@ func (u *ProxyResponseID) decodeRest(d *decoder, start int64, _ []string) error 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -795,16 +795,16 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
+		b = appendName(b, `,"params":`)
 		if b, err = appendRaw(b, v.Params); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -848,7 +848,7 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -898,7 +898,7 @@ func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -936,34 +936,34 @@ func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.SenderSessionID.Present {
-		b = append(b, `,"senderSessionId":`...)
+		b = appendName(b, `,"senderSessionId":`)
 		if b, err = appendNullable(b, &v.SenderSessionID, encodeString[SessionID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RecipientSessionID.Present {
-		b = append(b, `,"recipientSessionId":`...)
+		b = appendName(b, `,"recipientSessionId":`)
 		if b, err = appendNullable(b, &v.RecipientSessionID, encodeString[SessionID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.SenderMessageID.Present {
-		b = append(b, `,"senderMessageId":`...)
+		b = appendName(b, `,"senderMessageId":`)
 		if b, err = appendNullable(b, &v.SenderMessageID, encodeString[MessageID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RecipientMessageID.Present {
-		b = append(b, `,"recipientMessageId":`...)
+		b = appendName(b, `,"recipientMessageId":`)
 		if b, err = appendNullable(b, &v.RecipientMessageID, encodeString[MessageID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -971,7 +971,7 @@ func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1024,14 +1024,14 @@ func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1087,7 +1087,7 @@ func (v SessionStatus) MarshalJSON() ([]byte, error) {
 func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1125,10 +1125,10 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1169,16 +1169,16 @@ func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
 	if v.State != nil {
-		b = append(b, `,"state":`...)
+		b = appendName(b, `,"state":`)
 		if b, err = v.State.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1222,13 +1222,13 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Mode != nil {
-		b = append(b, `,"mode":`...)
+		b = appendName(b, `,"mode":`)
 		if b, err = encodeObject(v.Mode, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1269,13 +1269,13 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Override != nil {
-		b = append(b, `,"override":`...)
+		b = appendName(b, `,"override":`)
 		if b, err = encodeObject(v.Override, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1316,7 +1316,7 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1355,7 +1355,7 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1393,12 +1393,12 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1442,10 +1442,10 @@ func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1487,13 +1487,13 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
+		b = appendName(b, `,"cancel":`)
 		if b, err = encodeObject(v.Cancel, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1533,40 +1533,40 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Description.Present {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		if b, err = appendNullable(b, &v.Description, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Capabilities.Present {
-		b = append(b, `,"capabilities":`...)
+		b = appendName(b, `,"capabilities":`)
 		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*SubagentSessionCapabilities]); err != nil {
 			return nil, err
 		}
 	}
 	if v.State.Present {
-		b = append(b, `,"state":`...)
+		b = appendName(b, `,"state":`)
 		if b, err = appendNullable(b, &v.State, (*StateUpdate).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cwd.Present {
-		b = append(b, `,"cwd":`...)
+		b = appendName(b, `,"cwd":`)
 		if b, err = appendNullable(b, &v.Cwd, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories.Present {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendNullable(b, &v.AdditionalDirectories, func(p *[]AbsolutePath, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, encodeString[AbsolutePath])
 		}); err != nil {
@@ -1574,7 +1574,7 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1629,10 +1629,10 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1674,7 +1674,7 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1713,13 +1713,13 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Background != nil {
-		b = append(b, `,"background":`...)
+		b = appendName(b, `,"background":`)
 		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -1771,7 +1771,7 @@ func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, se
 func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
+		b = appendName(b, `,"status":`)
 		if b, err = encodeObject(v.Status, b); err != nil {
 			return nil, err
 		}
@@ -1790,7 +1790,7 @@ func (v *listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen
 // appendMembers appends the members of v, each after a comma.
 func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
+		b = appendName(b, `,"archived":`)
 		b = appendString(b, *v.Archived)
 	}
 	return b, nil
@@ -1808,7 +1808,7 @@ func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *
 func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
+		b = appendName(b, `,"systemPrompt":`)
 		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
@@ -1828,7 +1828,7 @@ func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, see
 func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
+		b = appendName(b, `,"systemPrompt":`)
 		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
@@ -1854,25 +1854,25 @@ func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen
 func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
+		b = appendName(b, `,"systemPrompt":`)
 		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Archive != nil {
-		b = append(b, `,"archive":`...)
+		b = appendName(b, `,"archive":`)
 		if b, err = encodeObject(v.Archive, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
+		b = appendName(b, `,"status":`)
 		if b, err = encodeObject(v.Status, b); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = encodeObject(v.Title, b); err != nil {
 			return nil, err
 		}
@@ -1891,7 +1891,7 @@ func (v *sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
 	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
+		b = appendName(b, `,"archived":`)
 		b = appendBool(b, *v.Archived)
 	}
 	return b, nil
@@ -1899,7 +1899,7 @@ func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundWorkSubagent) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"subagent"`...)
+	b = appendName(b, `,"type":"subagent"`)
 	return v.BackgroundSubagent.appendMembers(b)
 }
 
@@ -1918,7 +1918,7 @@ func init() {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSubagentUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"subagent_update"`...)
+	b = appendName(b, `,"sessionUpdate":"subagent_update"`)
 	return v.SubagentUpdate.appendMembers(b)
 }
 
@@ -1931,7 +1931,7 @@ func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message"`...)
+	b = appendName(b, `,"sessionUpdate":"session_message"`)
 	return v.SessionMessage.appendMembers(b)
 }
 
@@ -1944,7 +1944,7 @@ func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"session_message_chunk"`)
 	return v.SessionMessageChunk.appendMembers(b)
 }
 
@@ -1969,7 +1969,7 @@ func init() {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateUnknown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"unknown"`...)
+	b = appendName(b, `,"state":"unknown"`)
 	return v.UnknownStateUpdate.appendMembers(b)
 }
 

@@ -13,12 +13,12 @@ import "encoding/json"
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -62,12 +62,12 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -111,10 +111,10 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -154,7 +154,7 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentFile) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"file"`...)
+	b = appendName(b, `,"type":"file"`)
 	return v.PlanFile.appendMembers(b)
 }
 
@@ -167,7 +167,7 @@ func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentMarkdown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"markdown"`...)
+	b = appendName(b, `,"type":"markdown"`)
 	return v.PlanMarkdown.appendMembers(b)
 }
 
@@ -189,7 +189,7 @@ func init() {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlanRemoved) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_removed"`...)
+	b = appendName(b, `,"sessionUpdate":"plan_removed"`)
 	return v.PlanRemoved.appendMembers(b)
 }
 

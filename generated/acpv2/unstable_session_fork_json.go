@@ -13,30 +13,30 @@ import "encoding/json"
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCPServers != nil {
-		b = append(b, `,"mcpServers":`...)
+		b = appendName(b, `,"mcpServers":`)
 		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
+		b = appendName(b, `,"systemPrompt":`)
 		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -90,22 +90,22 @@ func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.AvailableCommands != nil {
-		b = append(b, `,"availableCommands":`...)
+		b = appendName(b, `,"availableCommands":`)
 		if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -151,7 +151,7 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 func (v *SessionForkCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -189,14 +189,14 @@ func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SystemPrompt) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"mode":`...)
+	b = appendName(b, `,"mode":`)
 	b = appendString(b, v.Mode)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
 	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendRaw(b, v.Meta); err != nil {
 			return nil, err
 		}
@@ -262,7 +262,7 @@ func (v *sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, s
 func (v *sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Fork != nil {
-		b = append(b, `,"fork":`...)
+		b = appendName(b, `,"fork":`)
 		if b, err = encodeObject(v.Fork, b); err != nil {
 			return nil, err
 		}
