@@ -96,7 +96,7 @@ func fieldDecode(fl *ir.Field) jen.Code {
 	case skipElem(fl) != nil && fl.Type.Check == nil:
 		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
 	case skipElem(fl) != nil:
-		return jen.Id("decodeField").Call(jen.Id("d"), ptr, itemsDecoder(fl.Type), rules)
+		return jen.Id(fieldHelper(fl)).Call(jen.Id("d"), ptr, itemsDecoder(fl.Type), rules)
 	case fl.NullMeans:
 		elem := elemDecoder(fl.Type)
 		if fl.SkipInvalidItems && fl.Type.Kind == ir.RefArray {
@@ -106,7 +106,21 @@ func fieldDecode(fl *ir.Field) jen.Code {
 	case pointer(fl):
 		return jen.Id("decodePointerField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
 	}
-	return jen.Id("decodeField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+	return jen.Id(fieldHelper(fl)).Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+}
+
+// fieldHelper is the runtime's decodeField, or its form for a list or a map
+// whose default is empty, which sets that default.
+func fieldHelper(fl *ir.Field) string {
+	for _, name := range ruleNames(fl) {
+		switch name {
+		case "emptyList":
+			return "decodeListField"
+		case "emptyMap":
+			return "decodeMapField"
+		}
+	}
+	return "decodeField"
 }
 
 // itemsDecoder decodes a list of r whose invalid items are dropped, and

@@ -171,7 +171,7 @@ func (d *decoder) reset(data []byte) {
 }
 
 // mismatch reads past a value of kind k that does not fit v. Like the
-// other error paths (recover, fieldError, missing, setDefault), it stays out
+// other error paths (recover, fieldError, missing), it stays out
 // of line, out of the way of the decoders that call it.
 //
 //go:noinline

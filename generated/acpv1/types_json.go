@@ -529,11 +529,11 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
-		return true, decodeField(d, &v.Env, func(p *map[string]string, d *decoder) error {
+		return true, decodeMapField(d, &v.Env, func(p *map[string]string, d *decoder) error {
 			return decodeMap(d, p, decodeString[string])
 		}, defaultOnNull|emptyMap)
 	case "_meta":
@@ -1766,11 +1766,11 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.Command, d)
 	case "args":
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
-		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "cwd":
@@ -3248,14 +3248,14 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "mcpServers":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "cwd":
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "sessionId":
@@ -3542,7 +3542,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
+		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -3600,7 +3600,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
+		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -3662,12 +3662,12 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		return true, decodeString(&v.Command, d)
 	case "args":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
 		*seen |= 1 << 3
-		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -3817,12 +3817,12 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -4823,11 +4823,11 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "_meta":

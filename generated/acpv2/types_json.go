@@ -563,11 +563,11 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
-		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -3611,7 +3611,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 1
 		return true, decodeString(&v.URL, d)
 	case "headers":
-		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
+		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -3676,11 +3676,11 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 1
 		return true, decodeString(&v.Command, d)
 	case "args":
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
-		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -3882,11 +3882,11 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -4963,11 +4963,11 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "replayFrom":
@@ -5395,7 +5395,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Options, func(p *[]SessionConfigSelectOption, d *decoder) error {
+		return true, decodeListField(d, &v.Options, func(p *[]SessionConfigSelectOption, d *decoder) error {
 			return checkItems(decodeItems(d, p, decodeObject[*SessionConfigSelectOption]), p, 1, -1)
 		}, defaultOnError|emptyList)
 	case "_meta":
@@ -5581,7 +5581,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, defaultOnNull|emptyList)
 	case "title":

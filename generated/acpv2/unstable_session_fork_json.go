@@ -61,11 +61,11 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "systemPrompt":
