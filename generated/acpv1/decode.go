@@ -111,8 +111,12 @@ func decodeObject[P restDecoder](p P, d *decoder) error {
 	return d.object(p)
 }
 
-// decodeWith decodes data, a single JSON value, into p with elem.
-func decodeWith[T any](data []byte, p *T, elem func(*T, *decoder) error) error {
+// decodeWith decodes data, a single JSON value, into p with elem. P is a
+// pointer type, so that every use shares one instantiation, which stays
+// out of line, as decodeBytes does.
+//
+//go:noinline
+func decodeWith[P any](data []byte, p P, elem func(P, *decoder) error) error {
 	return withDecoder(data, func(d *decoder) error {
 		if err := elem(p, d); err != nil {
 			return err

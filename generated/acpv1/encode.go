@@ -86,8 +86,9 @@ func encodeObject[P membersAppender](p P, b []byte) ([]byte, error) {
 }
 
 // encodeWith encodes *p with elem and returns a copy of the result, as
-// MarshalJSON does.
-func encodeWith[T any](p *T, elem func(*T, []byte) ([]byte, error)) ([]byte, error) {
+// MarshalJSON does. P is a pointer type, so that every use shares one
+// instantiation.
+func encodeWith[P any](p P, elem func(P, []byte) ([]byte, error)) ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := elem(p, *buf)
 	return encoded(buf, b, err)
