@@ -235,7 +235,8 @@ func skipElem(f *ir.Field) *ir.Ref {
 // says that the code can fail.
 func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 	x := func() *jen.Statement { return jen.Id(recvName).Dot(fl.GoName) }
-	name := appendName("," + quote(fl.JSONName) + ":")
+	text := "," + quote(fl.JSONName) + ":"
+	name := appendName(text)
 	null := appendLit("null")
 	switch {
 	case fl.NullMeans:
@@ -252,6 +253,10 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 				jen.Id("member").Op(":=").Len(jen.Id("b")), name, value,
 				jen.If(x().Dot(names.DefaultedMark)).Block(
 					jen.Id("b").Op("=").Id("omitEmptyObject").Call(jen.Id("b"), jen.Id("member")))), fallible
+		case !fl.Required && optionalAppenders[kindOf(fl.Type)] != "":
+			// b = appendOptionalString(b, `,"title":`, v.Title)
+			k := kindOf(fl.Type)
+			return appendStmt(jen.Id(optionalAppenders[k]).Call(jen.Id("b"), rawLit(text), x()), k == encFloat), k == encFloat
 		case !fl.Required:
 			return jen.If(x().Op("!=").Nil()).Block(name, value), fallible
 		}
@@ -262,7 +267,7 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 		raw := isRaw(fl.Type)
 		switch {
 		case !fl.Required && raw:
-			return jen.If(jen.Len(x()).Op("!=").Lit(0)).Block(name, value), fallible
+			return tryAppend(jen.Id("appendOptionalRaw").Call(jen.Id("b"), rawLit(text), x())), true
 		case !fl.Required:
 			return jen.If(x().Op("!=").Nil()).Block(name, value), fallible
 		case fl.Nullable && !raw:
@@ -271,6 +276,13 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 	}
 	call, fallible := valueEncode(fl.Type, x(), false, false)
 	return jen.Add(name).Line().Add(appendStmt(call, fallible)), fallible
+}
+
+// optionalAppenders are the runtime's encoders of an optional member of a
+// scalar kind held by a pointer, which write nothing for nil.
+var optionalAppenders = map[encodeKind]string{
+	encString: "appendOptionalString", encBool: "appendOptionalBool", encInt: "appendOptionalInt",
+	encUint: "appendOptionalUint", encFloat: "appendOptionalFloat",
 }
 
 // defaulted reports whether fl is a member whose default is an object that

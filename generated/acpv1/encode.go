@@ -244,6 +244,59 @@ func omitEmptyObject(b []byte, start int) []byte {
 	return b
 }
 
+// The encoders of optional members: nothing for an absent member (a nil
+// pointer, free-form JSON that is empty), and otherwise its name and its
+// value. They stay out of line, one instantiation per kind of value shared
+// by every struct, so that each member costs one call.
+
+//go:noinline
+func appendOptionalString[S ~string](b []byte, name string, p *S) []byte {
+	if p == nil {
+		return b
+	}
+	return appendString(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalBool[B ~bool](b []byte, name string, p *B) []byte {
+	if p == nil {
+		return b
+	}
+	return appendBool(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalInt[I ~int | ~int8 | ~int16 | ~int32 | ~int64](b []byte, name string, p *I) []byte {
+	if p == nil {
+		return b
+	}
+	return appendInt(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalUint[U ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](b []byte, name string, p *U) []byte {
+	if p == nil {
+		return b
+	}
+	return appendUint(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalFloat[F ~float64](b []byte, name string, p *F) ([]byte, error) {
+	if p == nil {
+		return b, nil
+	}
+	return appendFloat(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalRaw[R ~[]byte](b []byte, name string, r R) ([]byte, error) {
+	if len(r) == 0 {
+		return b, nil
+	}
+	return appendRaw(appendName(b, name), r)
+}
+
 // appendNullable appends null or the value of a present Nullable.
 func appendNullable[T any](b []byte, n *Nullable[T], elem func(*T, []byte) ([]byte, error)) ([]byte, error) {
 	if n.Null {

@@ -17,11 +17,8 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.agentAuthCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -61,10 +58,7 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.LoadSession != nil {
-		b = appendName(b, `,"loadSession":`)
-		b = appendBool(b, *v.LoadSession)
-	}
+	b = appendOptionalBool(b, `,"loadSession":`, v.LoadSession)
 	if v.PromptCapabilities != nil {
 		member := len(b)
 		b = appendName(b, `,"promptCapabilities":`)
@@ -105,11 +99,8 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.agentCapabilitiesLLMProviders.appendMembers(b); err != nil {
 		return nil, err
@@ -159,11 +150,8 @@ func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -207,11 +195,8 @@ func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -258,21 +243,12 @@ func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.LastModified != nil {
-		b = appendName(b, `,"lastModified":`)
-		b = appendString(b, *v.LastModified)
+	b = appendOptionalString(b, `,"lastModified":`, v.LastModified)
+	if b, err = appendOptionalFloat(b, `,"priority":`, v.Priority); err != nil {
+		return nil, err
 	}
-	if v.Priority != nil {
-		b = appendName(b, `,"priority":`)
-		if b, err = appendFloat(b, *v.Priority); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -323,11 +299,8 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Data)
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -370,15 +343,9 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Terminal != nil {
-		b = appendName(b, `,"terminal":`)
-		b = appendBool(b, *v.Terminal)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"terminal":`, v.Terminal)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -419,15 +386,9 @@ func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.ID)
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -485,10 +446,7 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.ID)
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
+	b = appendOptionalString(b, `,"description":`, v.Description)
 	if v.Args != nil {
 		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
@@ -501,11 +459,8 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -558,11 +513,8 @@ func (v *AuthenticateRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -600,11 +552,8 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthenticateResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -649,11 +598,8 @@ func (v *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -700,11 +646,8 @@ func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AvailableCommands, encodeObject[*AvailableCommand]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -744,17 +687,11 @@ func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"blob":`)
 	b = appendString(b, v.Blob)
-	if v.MimeType != nil {
-		b = appendName(b, `,"mimeType":`)
-		b = appendString(b, *v.MimeType)
-	}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -797,11 +734,8 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BooleanConfigOptionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -836,23 +770,11 @@ func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.Default != nil {
-		b = appendName(b, `,"default":`)
-		b = appendBool(b, *v.Default)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalBool(b, `,"default":`, v.Default)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -895,11 +817,8 @@ func (v *CancelNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -941,11 +860,8 @@ func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -993,10 +909,7 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if v.Terminal != nil {
-		b = appendName(b, `,"terminal":`)
-		b = appendBool(b, *v.Terminal)
-	}
+	b = appendOptionalBool(b, `,"terminal":`, v.Terminal)
 	if v.Session != nil {
 		b = appendName(b, `,"session":`)
 		if b, err = encodeObject(v.Session, b); err != nil {
@@ -1019,11 +932,8 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.clientCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -1079,11 +989,8 @@ func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1127,11 +1034,8 @@ func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1190,11 +1094,8 @@ func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1237,11 +1138,8 @@ func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1279,11 +1177,8 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1363,11 +1258,8 @@ func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1479,11 +1371,8 @@ func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error
 	var err error
 	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1525,11 +1414,8 @@ func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1571,11 +1457,8 @@ func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1617,15 +1500,9 @@ func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if v.MessageID != nil {
-		b = appendName(b, `,"messageId":`)
-		b = appendString(b, *v.MessageID)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"messageId":`, v.MessageID)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1671,11 +1548,8 @@ func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"currency":`)
 	b = appendString(b, v.Currency)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1732,19 +1606,10 @@ func (v *CreateTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Cwd != nil {
-		b = appendName(b, `,"cwd":`)
-		b = appendString(b, *v.Cwd)
-	}
-	if v.OutputByteLimit != nil {
-		b = appendName(b, `,"outputByteLimit":`)
-		b = appendUint(b, *v.OutputByteLimit)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
+	b = appendOptionalUint(b, `,"outputByteLimit":`, v.OutputByteLimit)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1799,11 +1664,8 @@ func (v *CreateTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1843,11 +1705,8 @@ func (v *CurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"currentModeId":`)
 	b = appendString(b, v.CurrentModeID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1887,11 +1746,8 @@ func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1929,11 +1785,8 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1970,17 +1823,11 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	if v.OldText != nil {
-		b = appendName(b, `,"oldText":`)
-		b = appendString(b, *v.OldText)
-	}
+	b = appendOptionalString(b, `,"oldText":`, v.OldText)
 	b = appendName(b, `,"newText":`)
 	b = appendString(b, v.NewText)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2076,11 +1923,8 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2119,11 +1963,8 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2218,14 +2059,8 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Type != nil {
-		b = appendName(b, `,"type":`)
-		b = appendString(b, *v.Type)
-	}
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
+	b = appendOptionalString(b, `,"type":`, v.Type)
+	b = appendOptionalString(b, `,"title":`, v.Title)
 	if v.Properties != nil {
 		b = appendName(b, `,"properties":`)
 		if b, err = appendMap(b, v.Properties, (*ElicitationPropertySchema).appendJSON); err != nil {
@@ -2238,15 +2073,9 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2296,10 +2125,7 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if v.ToolCallID != nil {
-		b = appendName(b, `,"toolCallId":`)
-		b = appendString(b, *v.ToolCallID)
-	}
+	b = appendOptionalString(b, `,"toolCallId":`, v.ToolCallID)
 	return b, nil
 }
 
@@ -2347,11 +2173,8 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2396,11 +2219,8 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Resource.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2444,15 +2264,9 @@ func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Const)
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2499,11 +2313,8 @@ func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2548,11 +2359,8 @@ func (v *Error) appendMembers(b []byte) ([]byte, error) {
 	b = appendInt(b, v.Code)
 	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
-	if len(v.Data) != 0 {
-		b = appendName(b, `,"data":`)
-		if b, err = appendRaw(b, v.Data); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"data":`, v.Data); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2593,19 +2401,10 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *FileSystemCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.ReadTextFile != nil {
-		b = appendName(b, `,"readTextFile":`)
-		b = appendBool(b, *v.ReadTextFile)
-	}
-	if v.WriteTextFile != nil {
-		b = appendName(b, `,"writeTextFile":`)
-		b = appendBool(b, *v.WriteTextFile)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"readTextFile":`, v.ReadTextFile)
+	b = appendOptionalBool(b, `,"writeTextFile":`, v.WriteTextFile)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2648,11 +2447,8 @@ func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2703,15 +2499,9 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Data)
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if v.URI != nil {
-		b = appendName(b, `,"uri":`)
-		b = appendString(b, *v.URI)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"uri":`, v.URI)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2758,17 +2548,11 @@ func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendName(b, `,"version":`)
 	b = appendString(b, v.Version)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2829,11 +2613,8 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2899,11 +2680,8 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2947,31 +2725,13 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.Minimum != nil {
-		b = appendName(b, `,"minimum":`)
-		b = appendInt(b, *v.Minimum)
-	}
-	if v.Maximum != nil {
-		b = appendName(b, `,"maximum":`)
-		b = appendInt(b, *v.Maximum)
-	}
-	if v.Default != nil {
-		b = appendName(b, `,"default":`)
-		b = appendInt(b, *v.Default)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalInt(b, `,"minimum":`, v.Minimum)
+	b = appendOptionalInt(b, `,"maximum":`, v.Maximum)
+	b = appendOptionalInt(b, `,"default":`, v.Default)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3020,11 +2780,8 @@ func (v *KillTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3065,11 +2822,8 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *KillTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3104,19 +2858,10 @@ func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Cwd != nil {
-		b = appendName(b, `,"cwd":`)
-		b = appendString(b, *v.Cwd)
-	}
-	if v.Cursor != nil {
-		b = appendName(b, `,"cursor":`)
-		b = appendString(b, *v.Cursor)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
+	b = appendOptionalString(b, `,"cursor":`, v.Cursor)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.listSessionsRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -3162,15 +2907,9 @@ func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Sessions, encodeObject[*SessionInfo]); err != nil {
 		return nil, err
 	}
-	if v.NextCursor != nil {
-		b = appendName(b, `,"nextCursor":`)
-		b = appendString(b, *v.NextCursor)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"nextCursor":`, v.NextCursor)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3224,11 +2963,8 @@ func (v *LoadSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.loadSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -3293,11 +3029,8 @@ func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3336,11 +3069,8 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3375,11 +3105,8 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3414,11 +3141,8 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3453,19 +3177,10 @@ func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.HTTP != nil {
-		b = appendName(b, `,"http":`)
-		b = appendBool(b, *v.HTTP)
-	}
-	if v.SSE != nil {
-		b = appendName(b, `,"sse":`)
-		b = appendBool(b, *v.SSE)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"http":`, v.HTTP)
+	b = appendOptionalBool(b, `,"sse":`, v.SSE)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.mcpCapabilitiesMCPOverACP.appendMembers(b); err != nil {
 		return nil, err
@@ -3515,11 +3230,8 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3573,11 +3285,8 @@ func (v *MCPServerSSE) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3635,11 +3344,8 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3701,22 +3407,10 @@ func (v MessageID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.MinItems != nil {
-		b = appendName(b, `,"minItems":`)
-		b = appendUint(b, *v.MinItems)
-	}
-	if v.MaxItems != nil {
-		b = appendName(b, `,"maxItems":`)
-		b = appendUint(b, *v.MaxItems)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalUint(b, `,"minItems":`, v.MinItems)
+	b = appendOptionalUint(b, `,"maxItems":`, v.MaxItems)
 	b = appendName(b, `,"items":`)
 	if b, err = v.Items.appendJSON(b); err != nil {
 		return nil, err
@@ -3727,11 +3421,8 @@ func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3791,11 +3482,8 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.newSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -3859,11 +3547,8 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3909,15 +3594,9 @@ func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Severity)
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3990,37 +3669,19 @@ func (v *NoticeCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalFloat(b, `,"minimum":`, v.Minimum); err != nil {
+		return nil, err
 	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
+	if b, err = appendOptionalFloat(b, `,"maximum":`, v.Maximum); err != nil {
+		return nil, err
 	}
-	if v.Minimum != nil {
-		b = appendName(b, `,"minimum":`)
-		if b, err = appendFloat(b, *v.Minimum); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalFloat(b, `,"default":`, v.Default); err != nil {
+		return nil, err
 	}
-	if v.Maximum != nil {
-		b = appendName(b, `,"maximum":`)
-		if b, err = appendFloat(b, *v.Maximum); err != nil {
-			return nil, err
-		}
-	}
-	if v.Default != nil {
-		b = appendName(b, `,"default":`)
-		if b, err = appendFloat(b, *v.Default); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4071,11 +3732,8 @@ func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"kind":`)
 	b = appendString(b, v.Kind)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4134,11 +3792,8 @@ func (v *Plan) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4182,11 +3837,8 @@ func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Priority)
 	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4230,23 +3882,11 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Image != nil {
-		b = appendName(b, `,"image":`)
-		b = appendBool(b, *v.Image)
-	}
-	if v.Audio != nil {
-		b = appendName(b, `,"audio":`)
-		b = appendBool(b, *v.Audio)
-	}
-	if v.EmbeddedContext != nil {
-		b = appendName(b, `,"embeddedContext":`)
-		b = appendBool(b, *v.EmbeddedContext)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"image":`, v.Image)
+	b = appendOptionalBool(b, `,"audio":`, v.Audio)
+	b = appendOptionalBool(b, `,"embeddedContext":`, v.EmbeddedContext)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4293,11 +3933,8 @@ func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4342,11 +3979,8 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"stopReason":`)
 	b = appendString(b, v.StopReason)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.promptResponseEndTurnTokenUsage.appendMembers(b); err != nil {
 		return nil, err
@@ -4402,19 +4036,10 @@ func (v *ReadTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	if v.Line != nil {
-		b = appendName(b, `,"line":`)
-		b = appendUint(b, *v.Line)
-	}
-	if v.Limit != nil {
-		b = appendName(b, `,"limit":`)
-		b = appendUint(b, *v.Limit)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"line":`, v.Line)
+	b = appendOptionalUint(b, `,"limit":`, v.Limit)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4461,11 +4086,8 @@ func (v *ReadTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4507,11 +4129,8 @@ func (v *ReleaseTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4552,11 +4171,8 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReleaseTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4601,11 +4217,8 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4655,11 +4268,8 @@ func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Outcome.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4703,31 +4313,16 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.MimeType != nil {
-		b = appendName(b, `,"mimeType":`)
-		b = appendString(b, *v.MimeType)
-	}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Size != nil {
-		b = appendName(b, `,"size":`)
-		b = appendInt(b, *v.Size)
-	}
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
+	b = appendOptionalInt(b, `,"size":`, v.Size)
+	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4794,11 +4389,8 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.resumeSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -4862,11 +4454,8 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4907,11 +4496,8 @@ func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4949,11 +4535,8 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5018,11 +4601,8 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -5076,11 +4656,8 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCloseCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5178,11 +4755,8 @@ func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, erro
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5270,11 +4844,8 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5322,15 +4893,9 @@ func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Value)
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5384,11 +4949,8 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5444,19 +5006,10 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.UpdatedAt != nil {
-		b = appendName(b, `,"updatedAt":`)
-		b = appendString(b, *v.UpdatedAt)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"updatedAt":`, v.UpdatedAt)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.sessionInfoUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -5518,11 +5071,8 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5561,11 +5111,8 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionListCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5604,15 +5151,9 @@ func (v *SessionMode) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.ID)
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5672,11 +5213,8 @@ func (v *SessionModeState) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AvailableModes, encodeObject[*SessionMode]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5723,11 +5261,8 @@ func (v *SessionNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Update.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5768,11 +5303,8 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionResumeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5811,11 +5343,8 @@ func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5857,11 +5386,8 @@ func (v *SetSessionModeRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"modeId":`)
 	b = appendString(b, v.ModeID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5902,11 +5428,8 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionModeResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5945,11 +5468,8 @@ func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5989,34 +5509,13 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.MinLength != nil {
-		b = appendName(b, `,"minLength":`)
-		b = appendUint(b, *v.MinLength)
-	}
-	if v.MaxLength != nil {
-		b = appendName(b, `,"maxLength":`)
-		b = appendUint(b, *v.MaxLength)
-	}
-	if v.Pattern != nil {
-		b = appendName(b, `,"pattern":`)
-		b = appendString(b, *v.Pattern)
-	}
-	if v.Format != nil {
-		b = appendName(b, `,"format":`)
-		b = appendString(b, *v.Format)
-	}
-	if v.Default != nil {
-		b = appendName(b, `,"default":`)
-		b = appendString(b, *v.Default)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalUint(b, `,"minLength":`, v.MinLength)
+	b = appendOptionalUint(b, `,"maxLength":`, v.MaxLength)
+	b = appendOptionalString(b, `,"pattern":`, v.Pattern)
+	b = appendOptionalString(b, `,"format":`, v.Format)
+	b = appendOptionalString(b, `,"default":`, v.Default)
 	if v.Enum != nil {
 		b = appendName(b, `,"enum":`)
 		if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
@@ -6029,11 +5528,8 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6092,11 +5588,8 @@ func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6134,19 +5627,10 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.ExitCode != nil {
-		b = appendName(b, `,"exitCode":`)
-		b = appendUint(b, *v.ExitCode)
-	}
-	if v.Signal != nil {
-		b = appendName(b, `,"signal":`)
-		b = appendString(b, *v.Signal)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"exitCode":`, v.ExitCode)
+	b = appendOptionalString(b, `,"signal":`, v.Signal)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6200,11 +5684,8 @@ func (v *TerminalOutputRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6255,11 +5736,8 @@ func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6310,11 +5788,8 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6354,19 +5829,13 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.MimeType != nil {
-		b = appendName(b, `,"mimeType":`)
-		b = appendString(b, *v.MimeType)
-	}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6413,11 +5882,8 @@ func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6461,18 +5927,9 @@ func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.ToolCallID)
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Name != nil {
-		b = appendName(b, `,"name":`)
-		b = appendString(b, *v.Name)
-	}
-	if v.Kind != nil {
-		b = appendName(b, `,"kind":`)
-		b = appendString(b, *v.Kind)
-	}
-	if v.Status != nil {
-		b = appendName(b, `,"status":`)
-		b = appendString(b, *v.Status)
-	}
+	b = appendOptionalString(b, `,"name":`, v.Name)
+	b = appendOptionalString(b, `,"kind":`, v.Kind)
+	b = appendOptionalString(b, `,"status":`, v.Status)
 	if v.Content != nil {
 		b = appendName(b, `,"content":`)
 		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
@@ -6485,23 +5942,14 @@ func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.RawInput) != 0 {
-		b = appendName(b, `,"rawInput":`)
-		if b, err = appendRaw(b, v.RawInput); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"rawInput":`, v.RawInput); err != nil {
+		return nil, err
 	}
-	if len(v.RawOutput) != 0 {
-		b = appendName(b, `,"rawOutput":`)
-		if b, err = appendRaw(b, v.RawOutput); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"rawOutput":`, v.RawOutput); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6569,15 +6017,9 @@ func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	if v.Line != nil {
-		b = appendName(b, `,"line":`)
-		b = appendUint(b, *v.Line)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"line":`, v.Line)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6619,22 +6061,10 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	if v.Kind != nil {
-		b = appendName(b, `,"kind":`)
-		b = appendString(b, *v.Kind)
-	}
-	if v.Status != nil {
-		b = appendName(b, `,"status":`)
-		b = appendString(b, *v.Status)
-	}
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Name != nil {
-		b = appendName(b, `,"name":`)
-		b = appendString(b, *v.Name)
-	}
+	b = appendOptionalString(b, `,"kind":`, v.Kind)
+	b = appendOptionalString(b, `,"status":`, v.Status)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"name":`, v.Name)
 	if v.Content != nil {
 		b = appendName(b, `,"content":`)
 		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
@@ -6647,23 +6077,14 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.RawInput) != 0 {
-		b = appendName(b, `,"rawInput":`)
-		if b, err = appendRaw(b, v.RawInput); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"rawInput":`, v.RawInput); err != nil {
+		return nil, err
 	}
-	if len(v.RawOutput) != 0 {
-		b = appendName(b, `,"rawOutput":`)
-		if b, err = appendRaw(b, v.RawOutput); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"rawOutput":`, v.RawOutput); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6719,11 +6140,8 @@ func (v *UnstructuredCommandInput) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"hint":`)
 	b = appendString(b, v.Hint)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6771,11 +6189,8 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6822,11 +6237,8 @@ func (v *WaitForTerminalExitRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6867,19 +6279,10 @@ func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WaitForTerminalExitResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.ExitCode != nil {
-		b = appendName(b, `,"exitCode":`)
-		b = appendUint(b, *v.ExitCode)
-	}
-	if v.Signal != nil {
-		b = appendName(b, `,"signal":`)
-		b = appendString(b, *v.Signal)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"exitCode":`, v.ExitCode)
+	b = appendOptionalString(b, `,"signal":`, v.Signal)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6924,11 +6327,8 @@ func (v *WriteTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Path)
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6972,11 +6372,8 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WriteTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil

@@ -19,23 +19,11 @@ func (v *Usage) appendMembers(b []byte) ([]byte, error) {
 	b = appendUint(b, v.InputTokens)
 	b = appendName(b, `,"outputTokens":`)
 	b = appendUint(b, v.OutputTokens)
-	if v.ThoughtTokens != nil {
-		b = appendName(b, `,"thoughtTokens":`)
-		b = appendUint(b, *v.ThoughtTokens)
-	}
-	if v.CachedReadTokens != nil {
-		b = appendName(b, `,"cachedReadTokens":`)
-		b = appendUint(b, *v.CachedReadTokens)
-	}
-	if v.CachedWriteTokens != nil {
-		b = appendName(b, `,"cachedWriteTokens":`)
-		b = appendUint(b, *v.CachedWriteTokens)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"thoughtTokens":`, v.ThoughtTokens)
+	b = appendOptionalUint(b, `,"cachedReadTokens":`, v.CachedReadTokens)
+	b = appendOptionalUint(b, `,"cachedWriteTokens":`, v.CachedWriteTokens)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil

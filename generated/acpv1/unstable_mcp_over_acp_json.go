@@ -20,11 +20,8 @@ func (v *MCPError) appendMembers(b []byte) ([]byte, error) {
 	b = appendInt(b, v.Code)
 	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
-	if len(v.Data) != 0 {
-		b = appendName(b, `,"data":`)
-		if b, err = appendRaw(b, v.Data); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"data":`, v.Data); err != nil {
+		return nil, err
 	}
 	return appendExtra(b, v.Extra)
 }
@@ -97,11 +94,8 @@ func (v *MCPServerACP) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"serverId":`)
 	b = appendString(b, v.ServerID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -159,17 +153,11 @@ func (v *MessageMCPNotification) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.RequestID)
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -221,17 +209,11 @@ func (v *MessageMCPRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.RequestID)
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -303,11 +285,8 @@ func (v *MessageMCPResponseResult) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -360,11 +339,8 @@ func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
 	if b, err = encodeObject(&v.Error, b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -455,10 +431,7 @@ func (v *mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *
 
 // appendMembers appends the members of v, each after a comma.
 func (v *mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
-	if v.ACP != nil {
-		b = appendName(b, `,"acp":`)
-		b = appendBool(b, *v.ACP)
-	}
+	b = appendOptionalBool(b, `,"acp":`, v.ACP)
 	return b, nil
 }
 

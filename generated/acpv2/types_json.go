@@ -22,11 +22,8 @@ func (v AbsolutePath) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.agentAuthCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -76,11 +73,8 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.agentCapabilitiesLLMProviders.appendMembers(b); err != nil {
 		return nil, err
@@ -180,11 +174,8 @@ func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -228,11 +219,8 @@ func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -335,21 +323,12 @@ func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.LastModified != nil {
-		b = appendName(b, `,"lastModified":`)
-		b = appendString(b, *v.LastModified)
+	b = appendOptionalString(b, `,"lastModified":`, v.LastModified)
+	if b, err = appendOptionalFloat(b, `,"priority":`, v.Priority); err != nil {
+		return nil, err
 	}
-	if v.Priority != nil {
-		b = appendName(b, `,"priority":`)
-		if b, err = appendFloat(b, *v.Priority); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -402,11 +381,8 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -453,15 +429,9 @@ func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.MethodID)
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -519,10 +489,7 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.MethodID)
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
+	b = appendOptionalString(b, `,"description":`, v.Description)
 	if v.Args != nil {
 		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
@@ -535,11 +502,8 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -594,11 +558,8 @@ func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -638,11 +599,8 @@ func (v *BackgroundTerminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -682,11 +640,8 @@ func (v *BackgroundToolCall) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -728,15 +683,9 @@ func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Blob)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if v.MimeType != nil {
-		b = appendName(b, `,"mimeType":`)
-		b = appendString(b, *v.MimeType)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -779,23 +728,11 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.Default != nil {
-		b = appendName(b, `,"default":`)
-		b = appendBool(b, *v.Default)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalBool(b, `,"default":`, v.Default)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -840,11 +777,8 @@ func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -884,11 +818,8 @@ func (v *CancelSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -930,11 +861,8 @@ func (v *CancelTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -975,11 +903,8 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1018,11 +943,8 @@ func (v *CancelToolCallRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1063,11 +985,8 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelToolCallResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1102,11 +1021,8 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelledPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1147,11 +1063,8 @@ func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1200,11 +1113,8 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1245,11 +1155,8 @@ func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1293,11 +1200,8 @@ func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = appendName(b, `,"params":`)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1340,11 +1244,8 @@ func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1382,11 +1283,8 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1431,11 +1329,8 @@ func (v *Command) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1482,19 +1377,10 @@ func (v *CommandPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Command)
 	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
-	if v.ToolCallID != nil {
-		b = appendName(b, `,"toolCallId":`)
-		b = appendString(b, *v.ToolCallID)
-	}
-	if v.TerminalID != nil {
-		b = appendName(b, `,"terminalId":`)
-		b = appendString(b, *v.TerminalID)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"toolCallId":`, v.ToolCallID)
+	b = appendOptionalString(b, `,"terminalId":`, v.TerminalID)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1556,11 +1442,8 @@ func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1672,11 +1555,8 @@ func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error
 	var err error
 	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1718,11 +1598,8 @@ func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1764,11 +1641,8 @@ func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1812,11 +1686,8 @@ func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1863,11 +1734,8 @@ func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"currency":`)
 	b = appendString(b, v.Currency)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1910,11 +1778,8 @@ func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -1952,11 +1817,8 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2001,11 +1863,8 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2049,11 +1908,8 @@ func (v *DiffPatch) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Format)
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2222,11 +2078,8 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2265,11 +2118,8 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2366,10 +2216,7 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Type)
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendName(b, `,"properties":`)
 	if b, err = appendMap(b, v.Properties, (*ElicitationPropertySchema).appendJSON); err != nil {
 		return nil, err
@@ -2380,15 +2227,9 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2440,10 +2281,7 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if v.ToolCallID != nil {
-		b = appendName(b, `,"toolCallId":`)
-		b = appendString(b, *v.ToolCallID)
-	}
+	b = appendOptionalString(b, `,"toolCallId":`, v.ToolCallID)
 	return b, nil
 }
 
@@ -2491,11 +2329,8 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2540,11 +2375,8 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2588,15 +2420,9 @@ func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Const)
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2643,11 +2469,8 @@ func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2781,11 +2604,8 @@ func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2828,25 +2648,16 @@ func (v *Icon) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"src":`)
 	b = appendString(b, v.Src)
-	if v.MimeType != nil {
-		b = appendName(b, `,"mimeType":`)
-		b = appendString(b, *v.MimeType)
-	}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
 	if v.Sizes != nil {
 		b = appendName(b, `,"sizes":`)
 		if b, err = appendSlice(b, v.Sizes, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if v.Theme != nil {
-		b = appendName(b, `,"theme":`)
-		b = appendString(b, *v.Theme)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"theme":`, v.Theme)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2894,21 +2705,15 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Data)
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if v.URI != nil {
-		b = appendName(b, `,"uri":`)
-		b = appendString(b, *v.URI)
-	}
+	b = appendOptionalString(b, `,"uri":`, v.URI)
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -2955,17 +2760,11 @@ func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendName(b, `,"version":`)
 	b = appendString(b, v.Version)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3024,11 +2823,8 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3093,11 +2889,8 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3142,31 +2935,13 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.Minimum != nil {
-		b = appendName(b, `,"minimum":`)
-		b = appendInt(b, *v.Minimum)
-	}
-	if v.Maximum != nil {
-		b = appendName(b, `,"maximum":`)
-		b = appendInt(b, *v.Maximum)
-	}
-	if v.Default != nil {
-		b = appendName(b, `,"default":`)
-		b = appendInt(b, *v.Default)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalInt(b, `,"minimum":`, v.Minimum)
+	b = appendOptionalInt(b, `,"maximum":`, v.Maximum)
+	b = appendOptionalInt(b, `,"default":`, v.Default)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3211,19 +2986,10 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Cwd != nil {
-		b = appendName(b, `,"cwd":`)
-		b = appendString(b, *v.Cwd)
-	}
-	if v.Cursor != nil {
-		b = appendName(b, `,"cursor":`)
-		b = appendString(b, *v.Cursor)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
+	b = appendOptionalString(b, `,"cursor":`, v.Cursor)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.listSessionsRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -3269,15 +3035,9 @@ func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Sessions, encodeObject[*SessionInfo]); err != nil {
 		return nil, err
 	}
-	if v.NextCursor != nil {
-		b = appendName(b, `,"nextCursor":`)
-		b = appendString(b, *v.NextCursor)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"nextCursor":`, v.NextCursor)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3319,11 +3079,8 @@ func (v *LoginAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3361,11 +3118,8 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LoginAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3400,11 +3154,8 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3439,11 +3190,8 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3490,11 +3238,8 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.mcpCapabilitiesMCPOverACP.appendMembers(b); err != nil {
 		return nil, err
@@ -3536,11 +3281,8 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPHTTPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3585,11 +3327,8 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3650,11 +3389,8 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3703,11 +3439,8 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPStdioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3764,22 +3497,10 @@ func (v MessageID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.MinItems != nil {
-		b = appendName(b, `,"minItems":`)
-		b = appendUint(b, *v.MinItems)
-	}
-	if v.MaxItems != nil {
-		b = appendName(b, `,"maxItems":`)
-		b = appendUint(b, *v.MaxItems)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalUint(b, `,"minItems":`, v.MinItems)
+	b = appendOptionalUint(b, `,"maxItems":`, v.MaxItems)
 	b = appendName(b, `,"items":`)
 	if b, err = v.Items.appendJSON(b); err != nil {
 		return nil, err
@@ -3790,11 +3511,8 @@ func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3856,11 +3574,8 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.newSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -3923,11 +3638,8 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -3973,15 +3685,9 @@ func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Severity)
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4026,37 +3732,19 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalFloat(b, `,"minimum":`, v.Minimum); err != nil {
+		return nil, err
 	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
+	if b, err = appendOptionalFloat(b, `,"maximum":`, v.Maximum); err != nil {
+		return nil, err
 	}
-	if v.Minimum != nil {
-		b = appendName(b, `,"minimum":`)
-		if b, err = appendFloat(b, *v.Minimum); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalFloat(b, `,"default":`, v.Default); err != nil {
+		return nil, err
 	}
-	if v.Maximum != nil {
-		b = appendName(b, `,"maximum":`)
-		if b, err = appendFloat(b, *v.Maximum); err != nil {
-			return nil, err
-		}
-	}
-	if v.Default != nil {
-		b = appendName(b, `,"default":`)
-		if b, err = appendFloat(b, *v.Default); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4107,11 +3795,8 @@ func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"kind":`)
 	b = appendString(b, v.Kind)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4172,11 +3857,8 @@ func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Priority)
 	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4237,11 +3919,8 @@ func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4286,11 +3965,8 @@ func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Plan.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4328,11 +4004,8 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptAudioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4385,11 +4058,8 @@ func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4430,11 +4100,8 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptEmbeddedContextCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4469,11 +4136,8 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptImageCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4514,11 +4178,8 @@ func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4563,11 +4224,8 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4616,11 +4274,8 @@ func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReplayFromStart) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4659,10 +4314,7 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
+	b = appendOptionalString(b, `,"description":`, v.Description)
 	if v.Subject != nil {
 		b = appendName(b, `,"subject":`)
 		if b, err = v.Subject.appendJSON(b); err != nil {
@@ -4673,11 +4325,8 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4731,11 +4380,8 @@ func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Outcome.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4779,11 +4425,8 @@ func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -4827,39 +4470,24 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
 	if v.Icons != nil {
 		b = appendName(b, `,"icons":`)
 		if b, err = appendSlice(b, v.Icons, encodeObject[*Icon]); err != nil {
 			return nil, err
 		}
 	}
-	if v.MimeType != nil {
-		b = appendName(b, `,"mimeType":`)
-		b = appendString(b, *v.MimeType)
-	}
-	if v.Size != nil {
-		b = appendName(b, `,"size":`)
-		b = appendUint(b, *v.Size)
-	}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	b = appendOptionalUint(b, `,"size":`, v.Size)
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
 		if b, err = encodeObject(v.Annotations, b); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -4934,11 +4562,8 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.resumeSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -5004,11 +4629,8 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5053,11 +4675,8 @@ func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -5099,11 +4718,8 @@ func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5141,11 +4757,8 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5204,11 +4817,8 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -5368,11 +4978,8 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5422,15 +5029,9 @@ func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Value)
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5484,11 +5085,8 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5544,19 +5142,10 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.UpdatedAt != nil {
-		b = appendName(b, `,"updatedAt":`)
-		b = appendString(b, *v.UpdatedAt)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"updatedAt":`, v.UpdatedAt)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.sessionInfoUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -5676,11 +5265,8 @@ func (v *SessionNotFoundErrorData) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5722,11 +5308,8 @@ func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5768,11 +5351,8 @@ func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5812,34 +5392,13 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.MinLength != nil {
-		b = appendName(b, `,"minLength":`)
-		b = appendUint(b, *v.MinLength)
-	}
-	if v.MaxLength != nil {
-		b = appendName(b, `,"maxLength":`)
-		b = appendUint(b, *v.MaxLength)
-	}
-	if v.Pattern != nil {
-		b = appendName(b, `,"pattern":`)
-		b = appendString(b, *v.Pattern)
-	}
-	if v.Format != nil {
-		b = appendName(b, `,"format":`)
-		b = appendString(b, *v.Format)
-	}
-	if v.Default != nil {
-		b = appendName(b, `,"default":`)
-		b = appendString(b, *v.Default)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalUint(b, `,"minLength":`, v.MinLength)
+	b = appendOptionalUint(b, `,"maxLength":`, v.MaxLength)
+	b = appendOptionalString(b, `,"pattern":`, v.Pattern)
+	b = appendOptionalString(b, `,"format":`, v.Format)
+	b = appendOptionalString(b, `,"default":`, v.Default)
 	if v.Enum != nil {
 		b = appendName(b, `,"enum":`)
 		if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
@@ -5852,11 +5411,8 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5915,11 +5471,8 @@ func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5957,11 +5510,8 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -5996,11 +5546,8 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6041,11 +5588,8 @@ func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6082,19 +5626,10 @@ func (v *TerminalCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.ExitCode != nil {
-		b = appendName(b, `,"exitCode":`)
-		b = appendInt(b, *v.ExitCode)
-	}
-	if v.Signal != nil {
-		b = appendName(b, `,"signal":`)
-		b = appendString(b, *v.Signal)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalInt(b, `,"exitCode":`, v.ExitCode)
+	b = appendOptionalString(b, `,"signal":`, v.Signal)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6146,11 +5681,8 @@ func (v *TerminalOutput) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6192,11 +5724,8 @@ func (v *TerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.TerminalID)
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6241,11 +5770,8 @@ func (v *TerminalSize) appendMembers(b []byte) ([]byte, error) {
 	b = appendUint(b, v.Cols)
 	b = appendName(b, `,"rows":`)
 	b = appendUint(b, v.Rows)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6384,11 +5910,8 @@ func (v *TextCommandInput) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"hint":`)
 	b = appendString(b, v.Hint)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6434,11 +5957,8 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6482,15 +6002,9 @@ func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Text)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if v.MimeType != nil {
-		b = appendName(b, `,"mimeType":`)
-		b = appendString(b, *v.MimeType)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6537,11 +6051,8 @@ func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6581,11 +6092,8 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6626,11 +6134,8 @@ func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6673,11 +6178,8 @@ func (v *ToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6731,15 +6233,9 @@ func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	if v.Line != nil {
-		b = appendName(b, `,"line":`)
-		b = appendUint(b, *v.Line)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"line":`, v.Line)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6785,11 +6281,8 @@ func (v *ToolCallPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	if b, err = encodeObject(&v.ToolCall, b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -6957,11 +6450,8 @@ func (v *UnsupportedProtocolVersionErrorData) appendMembers(b []byte) ([]byte, e
 	if b, err = appendSlice(b, v.Supported, encodeUint[ProtocolVersion]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -7010,11 +6500,8 @@ func (v *UpdateSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Update.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -7065,11 +6552,8 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil

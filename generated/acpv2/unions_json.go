@@ -1625,11 +1625,8 @@ func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error)
 	var err error
 	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -1952,11 +1949,8 @@ func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ 
 // appendMembers appends the members of v, each after a comma.
 func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2222,19 +2216,10 @@ func (v *diffChangeFields) decodeRest(d *decoder, start int64, _ []string) error
 // appendMembers appends the members of v, each after a comma.
 func (v *diffChangeFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.FileType != nil {
-		b = appendName(b, `,"fileType":`)
-		b = appendString(b, *v.FileType)
-	}
-	if v.MimeType != nil {
-		b = appendName(b, `,"mimeType":`)
-		b = appendString(b, *v.MimeType)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"fileType":`, v.FileType)
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -3290,11 +3275,8 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return v.idleStateUpdateEndTurnTokenUsage.appendMembers(b)
 }
@@ -4579,19 +4561,10 @@ func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.ConfigID)
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = appendName(b, `,"description":`)
-		b = appendString(b, *v.Description)
-	}
-	if v.Category != nil {
-		b = appendName(b, `,"category":`)
-		b = appendString(b, *v.Category)
-	}
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalString(b, `,"category":`, v.Category)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -5406,11 +5379,8 @@ func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, e
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"configId":`)
 	b = appendString(b, v.ConfigID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

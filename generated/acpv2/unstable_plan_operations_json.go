@@ -17,11 +17,8 @@ func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.PlanID)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -66,11 +63,8 @@ func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.PlanID)
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -113,11 +107,8 @@ func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	if len(v.Meta) != 0 {
-		b = appendName(b, `,"_meta":`)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
