@@ -230,7 +230,9 @@ func missing(name string, v any) error {
 }
 
 // isTypeError tells a value that does not fit from malformed JSON, after
-// which nothing can be read.
+// which nothing can be read. It stays out of line, as the error paths do.
+//
+//go:noinline
 func isTypeError(err error) bool {
 	var te *json.UnmarshalTypeError
 	return errors.As(err, &te)
