@@ -439,6 +439,12 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 	if needErr {
 		body = append([]jen.Code{jen.Var().Err().Error()}, body...)
 	}
+	for _, fl := range s.fields {
+		if usesStart(fl) {
+			body = append([]jen.Code{jen.Var().Id("start").Int()}, body...)
+			break
+		}
+	}
 	body = append(body, last)
 	f.Comment("appendMembers appends the members of v, each after a comma.")
 	f.Func().Params(recv).Id("appendMembers").Params(bufParam).Params(encodeResult...).Block(body...)

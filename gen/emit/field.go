@@ -245,6 +245,9 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 	case pointer(fl):
 		call, fallible := valueEncode(fl.Type, x(), true, false)
 		value := appendStmt(call, fallible)
+		if usesStart(fl) {
+			value = objectMembers(x())
+		}
 		switch {
 		case !fl.Required && defaulted(fl):
 			// The default object a constructor filled in is left out
@@ -274,8 +277,33 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 			return jen.Add(name).Line().If(x().Op("==").Nil()).Block(null).Else().Block(value), fallible
 		}
 	}
+	if usesStart(fl) {
+		return jen.Add(name).Line().Add(objectMembers(x())), true
+	}
 	call, fallible := valueEncode(fl.Type, x(), false, false)
 	return jen.Add(name).Line().Add(appendStmt(call, fallible)), fallible
+}
+
+// usesStart reports whether fl is a struct member, which fieldEncode
+// writes with objectMembers.
+func usesStart(fl *ir.Field) bool {
+	return !fl.NullMeans && kindOf(fl.Type) == encObject
+}
+
+// objectMembers appends the struct member x as an object, calling its
+// appendMembers and closeObject here, statically, where encodeObject would
+// call it through its type argument, so that v and what it points to would
+// escape:
+//
+//	start = len(b)
+//	b, err = v.ToolCall.appendMembers(b)
+//	if b, err = closeObject(b, start, err); err != nil {
+//		return nil, err
+//	}
+func objectMembers(x *jen.Statement) jen.Code {
+	return jen.Id("start").Op("=").Len(jen.Id("b")).Line().
+		List(jen.Id("b"), jen.Err()).Op("=").Add(x).Dot("appendMembers").Call(jen.Id("b")).Line().
+		Add(tryAppend(jen.Id("closeObject").Call(jen.Id("b"), jen.Id("start"), jen.Err())))
 }
 
 // optionalAppenders are the runtime's encoders of an optional member of a

@@ -112,10 +112,8 @@ func decodeObject[P restDecoder](p P, d *decoder) error {
 }
 
 // decodeWith decodes data, a single JSON value, into p with elem. P is a
-// pointer type, so that every use shares one instantiation, which stays
-// out of line, as decodeBytes does.
-//
-//go:noinline
+// pointer type, so that every use shares one instantiation. It stays
+// inline, where elem is known and p does not escape.
 func decodeWith[P any](data []byte, p P, elem func(P, *decoder) error) error {
 	return withDecoder(data, func(d *decoder) error {
 		if err := elem(p, d); err != nil {

@@ -10,10 +10,13 @@ import "encoding/json"
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Logout != nil {
 		b = appendName(b, `,"logout":`)
-		if b, err = encodeObject(v.Logout, b); err != nil {
+		start = len(b)
+		b, err = v.Logout.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -57,12 +60,15 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendOptionalBool(b, `,"loadSession":`, v.LoadSession)
 	if v.PromptCapabilities != nil {
 		member := len(b)
 		b = appendName(b, `,"promptCapabilities":`)
-		if b, err = encodeObject(v.PromptCapabilities, b); err != nil {
+		start = len(b)
+		b, err = v.PromptCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.PromptCapabilities.defaulted {
@@ -72,7 +78,9 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if v.MCPCapabilities != nil {
 		member := len(b)
 		b = appendName(b, `,"mcpCapabilities":`)
-		if b, err = encodeObject(v.MCPCapabilities, b); err != nil {
+		start = len(b)
+		b, err = v.MCPCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.MCPCapabilities.defaulted {
@@ -82,7 +90,9 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if v.SessionCapabilities != nil {
 		member := len(b)
 		b = appendName(b, `,"sessionCapabilities":`)
-		if b, err = encodeObject(v.SessionCapabilities, b); err != nil {
+		start = len(b)
+		b, err = v.SessionCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.SessionCapabilities.defaulted {
@@ -92,7 +102,9 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if v.Auth != nil {
 		member := len(b)
 		b = appendName(b, `,"auth":`)
-		if b, err = encodeObject(v.Auth, b); err != nil {
+		start = len(b)
+		b, err = v.Auth.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Auth.defaulted {
@@ -288,10 +300,13 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -898,11 +913,14 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Fs != nil {
 		member := len(b)
 		b = appendName(b, `,"fs":`)
-		if b, err = encodeObject(v.Fs, b); err != nil {
+		start = len(b)
+		b, err = v.Fs.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Fs.defaulted {
@@ -912,14 +930,18 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalBool(b, `,"terminal":`, v.Terminal)
 	if v.Session != nil {
 		b = appendName(b, `,"session":`)
-		if b, err = encodeObject(v.Session, b); err != nil {
+		start = len(b)
+		b, err = v.Session.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Auth != nil {
 		member := len(b)
 		b = appendName(b, `,"auth":`)
-		if b, err = encodeObject(v.Auth, b); err != nil {
+		start = len(b)
+		b, err = v.Auth.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Auth.defaulted {
@@ -928,7 +950,9 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Elicitation != nil {
 		b = appendName(b, `,"elicitation":`)
-		if b, err = encodeObject(v.Elicitation, b); err != nil {
+		start = len(b)
+		b, err = v.Elicitation.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1075,22 +1099,29 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Compaction != nil {
 		b = appendName(b, `,"compaction":`)
-		if b, err = encodeObject(v.Compaction, b); err != nil {
+		start = len(b)
+		b, err = v.Compaction.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
 		b = appendName(b, `,"configOptions":`)
-		if b, err = encodeObject(v.ConfigOptions, b); err != nil {
+		start = len(b)
+		b, err = v.ConfigOptions.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Notices != nil {
 		b = appendName(b, `,"notices":`)
-		if b, err = encodeObject(v.Notices, b); err != nil {
+		start = len(b)
+		b, err = v.Notices.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1910,16 +1941,21 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Form != nil {
 		b = appendName(b, `,"form":`)
-		if b, err = encodeObject(v.Form, b); err != nil {
+		start = len(b)
+		b, err = v.Form.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
 		b = appendName(b, `,"url":`)
-		if b, err = encodeObject(v.URL, b); err != nil {
+		start = len(b)
+		b, err = v.URL.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2208,10 +2244,13 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2488,10 +2527,13 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2594,13 +2636,16 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
 	if v.ClientCapabilities != nil {
 		member := len(b)
 		b = appendName(b, `,"clientCapabilities":`)
-		if b, err = encodeObject(v.ClientCapabilities, b); err != nil {
+		start = len(b)
+		b, err = v.ClientCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.ClientCapabilities.defaulted {
@@ -2609,7 +2654,9 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.ClientInfo != nil {
 		b = appendName(b, `,"clientInfo":`)
-		if b, err = encodeObject(v.ClientInfo, b); err != nil {
+		start = len(b)
+		b, err = v.ClientInfo.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2655,13 +2702,16 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
 	if v.AgentCapabilities != nil {
 		member := len(b)
 		b = appendName(b, `,"agentCapabilities":`)
-		if b, err = encodeObject(v.AgentCapabilities, b); err != nil {
+		start = len(b)
+		b, err = v.AgentCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.AgentCapabilities.defaulted {
@@ -2676,7 +2726,9 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.AgentInfo != nil {
 		b = appendName(b, `,"agentInfo":`)
-		if b, err = encodeObject(v.AgentInfo, b); err != nil {
+		start = len(b)
+		b, err = v.AgentInfo.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -3016,10 +3068,13 @@ func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Modes != nil {
 		b = appendName(b, `,"modes":`)
-		if b, err = encodeObject(v.Modes, b); err != nil {
+		start = len(b)
+		b, err = v.Modes.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -3532,12 +3587,15 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.Modes != nil {
 		b = appendName(b, `,"modes":`)
-		if b, err = encodeObject(v.Modes, b); err != nil {
+		start = len(b)
+		b, err = v.Modes.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -4206,11 +4264,14 @@ func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"toolCall":`)
-	if b, err = encodeObject(&v.ToolCall, b); err != nil {
+	start = len(b)
+	b, err = v.ToolCall.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	b = appendName(b, `,"options":`)
@@ -4306,10 +4367,13 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -4441,10 +4505,13 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Modes != nil {
 		b = appendName(b, `,"modes":`)
-		if b, err = encodeObject(v.Modes, b); err != nil {
+		start = len(b)
+		b, err = v.Modes.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -4570,34 +4637,45 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.List != nil {
 		b = appendName(b, `,"list":`)
-		if b, err = encodeObject(v.List, b); err != nil {
+		start = len(b)
+		b, err = v.List.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Delete != nil {
 		b = appendName(b, `,"delete":`)
-		if b, err = encodeObject(v.Delete, b); err != nil {
+		start = len(b)
+		b, err = v.Delete.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories != nil {
 		b = appendName(b, `,"additionalDirectories":`)
-		if b, err = encodeObject(v.AdditionalDirectories, b); err != nil {
+		start = len(b)
+		b, err = v.AdditionalDirectories.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Resume != nil {
 		b = appendName(b, `,"resume":`)
-		if b, err = encodeObject(v.Resume, b); err != nil {
+		start = len(b)
+		b, err = v.Resume.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Close != nil {
 		b = appendName(b, `,"close":`)
-		if b, err = encodeObject(v.Close, b); err != nil {
+		start = len(b)
+		b, err = v.Close.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -4748,10 +4826,13 @@ func (v SessionConfigID) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Boolean != nil {
 		b = appendName(b, `,"boolean":`)
-		if b, err = encodeObject(v.Boolean, b); err != nil {
+		start = len(b)
+		b, err = v.Boolean.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -5725,6 +5806,7 @@ func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"output":`)
 	b = appendString(b, v.Output)
@@ -5732,7 +5814,9 @@ func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
 	b = appendBool(b, v.Truncated)
 	if v.ExitStatus != nil {
 		b = appendName(b, `,"exitStatus":`)
-		if b, err = encodeObject(v.ExitStatus, b); err != nil {
+		start = len(b)
+		b, err = v.ExitStatus.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -5779,10 +5863,13 @@ func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -6178,6 +6265,7 @@ func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"used":`)
 	b = appendUint(b, v.Used)
@@ -6185,7 +6273,9 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	b = appendUint(b, v.Size)
 	if v.Cost != nil {
 		b = appendName(b, `,"cost":`)
-		if b, err = encodeObject(v.Cost, b); err != nil {
+		start = len(b)
+		b, err = v.Cost.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

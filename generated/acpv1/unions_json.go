@@ -94,13 +94,16 @@ func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
 	b = appendName(b, `,"error":`)
-	if b, err = encodeObject(&v.Error, b); err != nil {
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -502,13 +505,16 @@ func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
 	b = appendName(b, `,"error":`)
-	if b, err = encodeObject(&v.Error, b); err != nil {
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -1544,9 +1550,12 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []stri
 
 // appendMembers appends the members of v, each after a comma.
 func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"requestedSchema":`)
-	if b, err = encodeObject(&v.RequestedSchema, b); err != nil {
+	start = len(b)
+	b, err = v.RequestedSchema.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil

@@ -326,10 +326,13 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Error != nil {
 		b = appendName(b, `,"error":`)
-		if b, err = encodeObject(v.Error, b); err != nil {
+		start = len(b)
+		b, err = v.Error.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -772,10 +775,13 @@ func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Usage != nil {
 		b = appendName(b, `,"usage":`)
-		if b, err = encodeObject(v.Usage, b); err != nil {
+		start = len(b)
+		b, err = v.Usage.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -787,12 +793,15 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if v.Params != nil {
 		b = appendName(b, `,"params":`)
-		if b, err = encodeObject(v.Params, b); err != nil {
+		start = len(b)
+		b, err = v.Params.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -960,13 +969,16 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
 	b = appendName(b, `,"error":`)
-	if b, err = encodeObject(&v.Error, b); err != nil {
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -1562,10 +1574,13 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Mode != nil {
 		b = appendName(b, `,"mode":`)
-		if b, err = encodeObject(v.Mode, b); err != nil {
+		start = len(b)
+		b, err = v.Mode.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1606,10 +1621,13 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Override != nil {
 		b = appendName(b, `,"override":`)
-		if b, err = encodeObject(v.Override, b); err != nil {
+		start = len(b)
+		b, err = v.Override.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2046,10 +2064,13 @@ func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Cancel != nil {
 		b = appendName(b, `,"cancel":`)
-		if b, err = encodeObject(v.Cancel, b); err != nil {
+		start = len(b)
+		b, err = v.Cancel.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2307,10 +2328,13 @@ func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, se
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Status != nil {
 		b = appendName(b, `,"status":`)
-		if b, err = encodeObject(v.Status, b); err != nil {
+		start = len(b)
+		b, err = v.Status.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2327,10 +2351,13 @@ func (v *clientCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *clientCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Subagents != nil {
 		b = appendName(b, `,"subagents":`)
-		if b, err = encodeObject(v.Subagents, b); err != nil {
+		start = len(b)
+		b, err = v.Subagents.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2361,10 +2388,13 @@ func (v *loadSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
 		b = appendName(b, `,"systemPrompt":`)
-		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2381,10 +2411,13 @@ func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *
 
 // appendMembers appends the members of v, each after a comma.
 func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
 		b = appendName(b, `,"systemPrompt":`)
-		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2401,10 +2434,13 @@ func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, see
 
 // appendMembers appends the members of v, each after a comma.
 func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
 		b = appendName(b, `,"systemPrompt":`)
-		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2427,28 +2463,37 @@ func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
 		b = appendName(b, `,"systemPrompt":`)
-		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Archive != nil {
 		b = appendName(b, `,"archive":`)
-		if b, err = encodeObject(v.Archive, b); err != nil {
+		start = len(b)
+		b, err = v.Archive.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status != nil {
 		b = appendName(b, `,"status":`)
-		if b, err = encodeObject(v.Status, b); err != nil {
+		start = len(b)
+		b, err = v.Status.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
 		b = appendName(b, `,"title":`)
-		if b, err = encodeObject(v.Title, b); err != nil {
+		start = len(b)
+		b, err = v.Title.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

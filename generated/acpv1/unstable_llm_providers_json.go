@@ -238,6 +238,7 @@ func (v ProviderID) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
@@ -249,7 +250,9 @@ func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
 	b = appendBool(b, v.Required)
 	if v.Current != nil {
 		b = appendName(b, `,"current":`)
-		if b, err = encodeObject(v.Current, b); err != nil {
+		start = len(b)
+		b, err = v.Current.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -440,10 +443,13 @@ func (v *agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, se
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Providers != nil {
 		b = appendName(b, `,"providers":`)
-		if b, err = encodeObject(v.Providers, b); err != nil {
+		start = len(b)
+		b, err = v.Providers.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

@@ -334,9 +334,12 @@ func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"error":`)
-	if b, err = encodeObject(&v.Error, b); err != nil {
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {

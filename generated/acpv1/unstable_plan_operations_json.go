@@ -471,10 +471,13 @@ func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte,
 
 // appendMembers appends the members of v, each after a comma.
 func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Plan != nil {
 		b = appendName(b, `,"plan":`)
-		if b, err = encodeObject(v.Plan, b); err != nil {
+		start = len(b)
+		b, err = v.Plan.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

@@ -60,16 +60,21 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Session != nil {
 		b = appendName(b, `,"session":`)
-		if b, err = encodeObject(v.Session, b); err != nil {
+		start = len(b)
+		b, err = v.Session.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Auth != nil {
 		b = appendName(b, `,"auth":`)
-		if b, err = encodeObject(v.Auth, b); err != nil {
+		start = len(b)
+		b, err = v.Auth.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -370,6 +375,7 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
@@ -377,7 +383,9 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.MimeType)
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1056,10 +1064,13 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Terminal != nil {
 		b = appendName(b, `,"terminal":`)
-		if b, err = encodeObject(v.Terminal, b); err != nil {
+		start = len(b)
+		b, err = v.Terminal.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1100,16 +1111,21 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Auth != nil {
 		b = appendName(b, `,"auth":`)
-		if b, err = encodeObject(v.Auth, b); err != nil {
+		start = len(b)
+		b, err = v.Auth.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
 		b = appendName(b, `,"elicitation":`)
-		if b, err = encodeObject(v.Elicitation, b); err != nil {
+		start = len(b)
+		b, err = v.Elicitation.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1852,6 +1868,7 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *Diff) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"changes":`)
 	if b, err = appendSlice(b, v.Changes, (*DiffChange).appendJSON); err != nil {
@@ -1859,7 +1876,9 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Patch != nil {
 		b = appendName(b, `,"patch":`)
-		if b, err = encodeObject(v.Patch, b); err != nil {
+		start = len(b)
+		b, err = v.Patch.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2065,16 +2084,21 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Form != nil {
 		b = appendName(b, `,"form":`)
-		if b, err = encodeObject(v.Form, b); err != nil {
+		start = len(b)
+		b, err = v.Form.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
 		b = appendName(b, `,"url":`)
-		if b, err = encodeObject(v.URL, b); err != nil {
+		start = len(b)
+		b, err = v.URL.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2364,6 +2388,7 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"resource":`)
 	if b, err = v.Resource.appendJSON(b); err != nil {
@@ -2371,7 +2396,9 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2559,10 +2586,13 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Error != nil {
 		b = appendName(b, `,"error":`)
-		if b, err = encodeObject(v.Error, b); err != nil {
+		start = len(b)
+		b, err = v.Error.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2700,6 +2730,7 @@ func (v *Icon) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
@@ -2708,7 +2739,9 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"uri":`, v.URI)
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2806,17 +2839,22 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
 	b = appendName(b, `,"info":`)
-	if b, err = encodeObject(&v.Info, b); err != nil {
+	start = len(b)
+	b, err = v.Info.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	if v.Capabilities != nil {
 		member := len(b)
 		b = appendName(b, `,"capabilities":`)
-		if b, err = encodeObject(v.Capabilities, b); err != nil {
+		start = len(b)
+		b, err = v.Capabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Capabilities.defaulted {
@@ -2866,17 +2904,22 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
 	b = appendName(b, `,"info":`)
-	if b, err = encodeObject(&v.Info, b); err != nil {
+	start = len(b)
+	b, err = v.Info.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	if v.Capabilities != nil {
 		member := len(b)
 		b = appendName(b, `,"capabilities":`)
-		if b, err = encodeObject(v.Capabilities, b); err != nil {
+		start = len(b)
+		b, err = v.Capabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Capabilities.defaulted {
@@ -3225,16 +3268,21 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Stdio != nil {
 		b = appendName(b, `,"stdio":`)
-		if b, err = encodeObject(v.Stdio, b); err != nil {
+		start = len(b)
+		b, err = v.Stdio.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.HTTP != nil {
 		b = appendName(b, `,"http":`)
-		if b, err = encodeObject(v.HTTP, b); err != nil {
+		start = len(b)
+		b, err = v.HTTP.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -4039,22 +4087,29 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Image != nil {
 		b = appendName(b, `,"image":`)
-		if b, err = encodeObject(v.Image, b); err != nil {
+		start = len(b)
+		b, err = v.Image.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Audio != nil {
 		b = appendName(b, `,"audio":`)
-		if b, err = encodeObject(v.Audio, b); err != nil {
+		start = len(b)
+		b, err = v.Audio.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.EmbeddedContext != nil {
 		b = appendName(b, `,"embeddedContext":`)
-		if b, err = encodeObject(v.EmbeddedContext, b); err != nil {
+		start = len(b)
+		b, err = v.EmbeddedContext.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -4465,6 +4520,7 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
@@ -4482,7 +4538,9 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalUint(b, `,"size":`, v.Size)
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -4792,28 +4850,37 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Prompt != nil {
 		b = appendName(b, `,"prompt":`)
-		if b, err = encodeObject(v.Prompt, b); err != nil {
+		start = len(b)
+		b, err = v.Prompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCP != nil {
 		b = appendName(b, `,"mcp":`)
-		if b, err = encodeObject(v.MCP, b); err != nil {
+		start = len(b)
+		b, err = v.MCP.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Delete != nil {
 		b = appendName(b, `,"delete":`)
-		if b, err = encodeObject(v.Delete, b); err != nil {
+		start = len(b)
+		b, err = v.Delete.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories != nil {
 		b = appendName(b, `,"additionalDirectories":`)
-		if b, err = encodeObject(v.AdditionalDirectories, b); err != nil {
+		start = len(b)
+		b, err = v.AdditionalDirectories.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -5581,10 +5648,13 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Cancel != nil {
 		b = appendName(b, `,"cancel":`)
-		if b, err = encodeObject(v.Cancel, b); err != nil {
+		start = len(b)
+		b, err = v.Cancel.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -5948,12 +6018,15 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
 	if v.Annotations != nil {
 		b = appendName(b, `,"annotations":`)
-		if b, err = encodeObject(v.Annotations, b); err != nil {
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -6127,10 +6200,13 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Cancel != nil {
 		b = appendName(b, `,"cancel":`)
-		if b, err = encodeObject(v.Cancel, b); err != nil {
+		start = len(b)
+		b, err = v.Cancel.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -6276,9 +6352,12 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallPermissionSubject) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"toolCall":`)
-	if b, err = encodeObject(&v.ToolCall, b); err != nil {
+	start = len(b)
+	b, err = v.ToolCall.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {

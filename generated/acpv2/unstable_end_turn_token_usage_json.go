@@ -80,10 +80,13 @@ func (v *idleStateUpdateEndTurnTokenUsage) decodeMember(d *decoder, name []byte,
 
 // appendMembers appends the members of v, each after a comma.
 func (v *idleStateUpdateEndTurnTokenUsage) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Usage != nil {
 		b = appendName(b, `,"usage":`)
-		if b, err = encodeObject(v.Usage, b); err != nil {
+		start = len(b)
+		b, err = v.Usage.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

@@ -367,12 +367,15 @@ func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if v.Params != nil {
 		b = appendName(b, `,"params":`)
-		if b, err = encodeObject(v.Params, b); err != nil {
+		start = len(b)
+		b, err = v.Params.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -540,6 +543,7 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"id":`)
 	if v.ID == nil {
@@ -550,7 +554,9 @@ func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendName(b, `,"error":`)
-	if b, err = encodeObject(&v.Error, b); err != nil {
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -1151,10 +1157,13 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Mode != nil {
 		b = appendName(b, `,"mode":`)
-		if b, err = encodeObject(v.Mode, b); err != nil {
+		start = len(b)
+		b, err = v.Mode.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1195,10 +1204,13 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Override != nil {
 		b = appendName(b, `,"override":`)
-		if b, err = encodeObject(v.Override, b); err != nil {
+		start = len(b)
+		b, err = v.Override.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1398,10 +1410,13 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Cancel != nil {
 		b = appendName(b, `,"cancel":`)
-		if b, err = encodeObject(v.Cancel, b); err != nil {
+		start = len(b)
+		b, err = v.Cancel.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1670,10 +1685,13 @@ func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, se
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Status != nil {
 		b = appendName(b, `,"status":`)
-		if b, err = encodeObject(v.Status, b); err != nil {
+		start = len(b)
+		b, err = v.Status.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1704,10 +1722,13 @@ func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *
 
 // appendMembers appends the members of v, each after a comma.
 func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
 		b = appendName(b, `,"systemPrompt":`)
-		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1724,10 +1745,13 @@ func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, see
 
 // appendMembers appends the members of v, each after a comma.
 func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
 		b = appendName(b, `,"systemPrompt":`)
-		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1750,28 +1774,37 @@ func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
 		b = appendName(b, `,"systemPrompt":`)
-		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Archive != nil {
 		b = appendName(b, `,"archive":`)
-		if b, err = encodeObject(v.Archive, b); err != nil {
+		start = len(b)
+		b, err = v.Archive.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status != nil {
 		b = appendName(b, `,"status":`)
-		if b, err = encodeObject(v.Status, b); err != nil {
+		start = len(b)
+		b, err = v.Status.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
 		b = appendName(b, `,"title":`)
-		if b, err = encodeObject(v.Title, b); err != nil {
+		start = len(b)
+		b, err = v.Title.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

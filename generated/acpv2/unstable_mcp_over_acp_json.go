@@ -370,9 +370,12 @@ func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"error":`)
-	if b, err = encodeObject(&v.Error, b); err != nil {
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
@@ -467,10 +470,13 @@ func (v *mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *
 
 // appendMembers appends the members of v, each after a comma.
 func (v *mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.ACP != nil {
 		b = appendName(b, `,"acp":`)
-		if b, err = encodeObject(v.ACP, b); err != nil {
+		start = len(b)
+		b, err = v.ACP.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

@@ -12,6 +12,7 @@ import "encoding/json"
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
@@ -31,7 +32,9 @@ func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.SystemPrompt != nil {
 		b = appendName(b, `,"systemPrompt":`)
-		if b, err = encodeObject(v.SystemPrompt, b); err != nil {
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -248,10 +251,13 @@ func (v *sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, s
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Fork != nil {
 		b = appendName(b, `,"fork":`)
-		if b, err = encodeObject(v.Fork, b); err != nil {
+		start = len(b)
+		b, err = v.Fork.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
