@@ -23,10 +23,12 @@ import (
 // runtime's structRest with the names of its required members.
 //
 // Encoders. Every object type gets appendMembers, which appends its
-// members each after a comma; the runtime's encodeObject makes them an
-// object (encode.go), and MarshalJSON is appendMembers into a pooled
-// buffer, closed by encodedObject. Only a variant that may hold an unknown
-// one kept raw has an appendJSON of its own, which writes that first.
+// members each after a comma; closeObject makes them an object (encode.go):
+// the appendMembers of the enclosing struct calls both for a member, the
+// runtime's encodeObject for the items of a list or a map, and MarshalJSON
+// is appendMembers into a pooled buffer, closed by encodedObject. Only a
+// variant that may hold an unknown one kept raw has an appendJSON of its
+// own, which writes that first.
 
 // recvName is the receiver name of generated decoders and encoders.
 const recvName = "v"
@@ -453,7 +455,8 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 		return
 	}
 	if len(s.rawFirst) == 0 {
-		// The runtime's encodeObject makes the members an object.
+		// The enclosing struct, encodeObject or encodedObject closes the
+		// members.
 		marshalMembers(f, s.goName)
 		return
 	}

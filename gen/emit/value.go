@@ -232,7 +232,7 @@ const (
 	encFloat
 	encRaw
 	encAppender // a union, which has appendJSON
-	encObject   // a struct, which has appendMembers: the runtime's encodeObject
+	encObject   // a struct, which has appendMembers: objectMembers, or the runtime's encodeObject
 	encSlice
 	encMap
 )

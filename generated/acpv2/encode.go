@@ -23,7 +23,7 @@ import (
 // appendJSON writes a whole value. closeObject turns the first comma into
 // the '{', so that members from several parts (embedded payloads, unstable
 // fields, the shared fields of a union) make one object without a second
-// pass; encodeObject does so for every struct.
+// pass; encodeObject does so for the structs in lists and maps.
 //
 // The output is what encoding/json writes for the same value, except that
 // MarshalJSON called directly leaves '<', '>', '&', U+2028 and U+2029 as
@@ -77,8 +77,10 @@ type membersAppender interface {
 }
 
 // encodeObject appends the object p points to: the encoder of every struct
-// in a member, a list or a map, one instantiation for all, as every pointer
-// type argument shares one.
+// in a list or a map, one instantiation for all, as every pointer type
+// argument shares one. A struct member is closed by the appendMembers of
+// its struct, which calls the member's own statically, so that the value
+// does not escape.
 func encodeObject[P membersAppender](p P, b []byte) ([]byte, error) {
 	start := len(b)
 	b, err := p.appendMembers(b)
