@@ -23,9 +23,12 @@ import (
 // runtime's structRest with the names of its required members.
 //
 // Encoders. Every object type gets appendMembers, which appends its
-// members each after a comma, and appendJSON, which makes them an object
-// (the runtime in encode.go); MarshalJSON is appendJSON into a pooled
-// buffer.
+// members each after a comma; closeObject makes them an object (encode.go):
+// the appendMembers of the enclosing struct calls both for a member, the
+// runtime's encodeObject for the items of a list or a map, and MarshalJSON
+// is appendMembers into a pooled buffer, closed by encodedObject. Only a
+// variant that may hold an unknown one kept raw has an appendJSON of its
+// own, which writes that first.
 
 // recvName is the receiver name of generated decoders and encoders.
 const recvName = "v"
@@ -388,7 +391,8 @@ var (
 	encodeResult = []jen.Code{jen.Index().Byte(), jen.Error()}
 )
 
-// objectEncoders emits appendMembers, appendJSON and MarshalJSON of a struct.
+// objectEncoders emits appendMembers and MarshalJSON of a struct, and
+// appendJSON when it writes a raw unknown variant first.
 func objectEncoders(f *jen.File, s encodeSpec) {
 	type step struct {
 		code     jen.Code
@@ -397,7 +401,7 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 	}
 	var steps []step
 	if s.tag != "" {
-		steps = append(steps, step{code: appendLit("," + s.tag)})
+		steps = append(steps, step{code: appendName("," + s.tag)})
 	}
 	for _, emb := range s.embeds {
 		steps = append(steps, step{call: jen.Id(recvName).Dot(emb).Dot("appendMembers").Call(jen.Id("b"))})
@@ -437,11 +441,23 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 	if needErr {
 		body = append([]jen.Code{jen.Var().Err().Error()}, body...)
 	}
+	for _, fl := range s.fields {
+		if usesStart(fl) {
+			body = append([]jen.Code{jen.Var().Id("start").Int()}, body...)
+			break
+		}
+	}
 	body = append(body, last)
 	f.Comment("appendMembers appends the members of v, each after a comma.")
 	f.Func().Params(recv).Id("appendMembers").Params(bufParam).Params(encodeResult...).Block(body...)
 	f.Line()
 	if s.membersOnly {
+		return
+	}
+	if len(s.rawFirst) == 0 {
+		// The enclosing struct, encodeObject or encodedObject closes the
+		// members.
+		marshalMembers(f, s.goName)
 		return
 	}
 	body = append(append([]jen.Code(nil), s.rawFirst...),
@@ -468,6 +484,25 @@ func marshalMethod(f *jen.File, goName, recv string) {
 		jen.Id("buf").Op(":=").Id("encodeBuffer").Call(),
 		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id(recv).Dot("appendJSON").Call(jen.Op("*").Id("buf")),
 		jen.Return(jen.Id("encoded").Call(jen.Id("buf"), jen.Id("b"), jen.Err())),
+	)
+	f.Line()
+}
+
+// marshalMembers emits the MarshalJSON of a struct, on top of
+// appendMembers: the runtime's encodedObject makes the members an object.
+/*
+	func (v T) MarshalJSON() ([]byte, error) {
+		buf := encodeBuffer()
+		b, err := v.appendMembers(*buf)
+		return encodedObject(buf, b, err)
+	}
+*/
+func marshalMembers(f *jen.File, goName string) {
+	f.Comment("MarshalJSON encodes the value with its generated encoder.")
+	f.Func().Params(jen.Id(recvName).Id(goName)).Id("MarshalJSON").Params().Params(encodeResult...).Block(
+		jen.Id("buf").Op(":=").Id("encodeBuffer").Call(),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id(recvName).Dot("appendMembers").Call(jen.Op("*").Id("buf")),
+		jen.Return(jen.Id("encodedObject").Call(jen.Id("buf"), jen.Id("b"), jen.Err())),
 	)
 	f.Line()
 }

@@ -96,7 +96,7 @@ func fieldDecode(fl *ir.Field) jen.Code {
 	case skipElem(fl) != nil && fl.Type.Check == nil:
 		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
 	case skipElem(fl) != nil:
-		return jen.Id("decodeField").Call(jen.Id("d"), ptr, itemsDecoder(fl.Type), rules)
+		return jen.Id(fieldHelper(fl)).Call(jen.Id("d"), ptr, itemsDecoder(fl.Type), rules)
 	case fl.NullMeans:
 		elem := elemDecoder(fl.Type)
 		if fl.SkipInvalidItems && fl.Type.Kind == ir.RefArray {
@@ -106,7 +106,21 @@ func fieldDecode(fl *ir.Field) jen.Code {
 	case pointer(fl):
 		return jen.Id("decodePointerField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
 	}
-	return jen.Id("decodeField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+	return jen.Id(fieldHelper(fl)).Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+}
+
+// fieldHelper is the runtime's decodeField, or its form for a list or a map
+// whose default is empty, which sets that default.
+func fieldHelper(fl *ir.Field) string {
+	for _, name := range ruleNames(fl) {
+		switch name {
+		case "emptyList":
+			return "decodeListField"
+		case "emptyMap":
+			return "decodeMapField"
+		}
+	}
+	return "decodeField"
 }
 
 // itemsDecoder decodes a list of r whose invalid items are dropped, and
@@ -221,7 +235,8 @@ func skipElem(f *ir.Field) *ir.Ref {
 // says that the code can fail.
 func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 	x := func() *jen.Statement { return jen.Id(recvName).Dot(fl.GoName) }
-	name := appendLit("," + quote(fl.JSONName) + ":")
+	text := "," + quote(fl.JSONName) + ":"
+	name := appendName(text)
 	null := appendLit("null")
 	switch {
 	case fl.NullMeans:
@@ -230,6 +245,9 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 	case pointer(fl):
 		call, fallible := valueEncode(fl.Type, x(), true, false)
 		value := appendStmt(call, fallible)
+		if usesStart(fl) {
+			value = objectMembers(x())
+		}
 		switch {
 		case !fl.Required && defaulted(fl):
 			// The default object a constructor filled in is left out
@@ -238,6 +256,10 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 				jen.Id("member").Op(":=").Len(jen.Id("b")), name, value,
 				jen.If(x().Dot(names.DefaultedMark)).Block(
 					jen.Id("b").Op("=").Id("omitEmptyObject").Call(jen.Id("b"), jen.Id("member")))), fallible
+		case !fl.Required && optionalAppenders[kindOf(fl.Type)] != "":
+			// b = appendOptionalString(b, `,"title":`, v.Title)
+			k := kindOf(fl.Type)
+			return appendStmt(jen.Id(optionalAppenders[k]).Call(jen.Id("b"), rawLit(text), x()), k == encFloat), k == encFloat
 		case !fl.Required:
 			return jen.If(x().Op("!=").Nil()).Block(name, value), fallible
 		}
@@ -248,15 +270,47 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 		raw := isRaw(fl.Type)
 		switch {
 		case !fl.Required && raw:
-			return jen.If(jen.Len(x()).Op("!=").Lit(0)).Block(name, value), fallible
+			return tryAppend(jen.Id("appendOptionalRaw").Call(jen.Id("b"), rawLit(text), x())), true
 		case !fl.Required:
 			return jen.If(x().Op("!=").Nil()).Block(name, value), fallible
 		case fl.Nullable && !raw:
 			return jen.Add(name).Line().If(x().Op("==").Nil()).Block(null).Else().Block(value), fallible
 		}
 	}
+	if usesStart(fl) {
+		return jen.Add(name).Line().Add(objectMembers(x())), true
+	}
 	call, fallible := valueEncode(fl.Type, x(), false, false)
 	return jen.Add(name).Line().Add(appendStmt(call, fallible)), fallible
+}
+
+// usesStart reports whether fl is a struct member, which fieldEncode
+// writes with objectMembers.
+func usesStart(fl *ir.Field) bool {
+	return !fl.NullMeans && kindOf(fl.Type) == encObject
+}
+
+// objectMembers appends the struct member x as an object, calling its
+// appendMembers and closeObject here, statically, where encodeObject would
+// call it through its type argument, so that v and what it points to would
+// escape:
+//
+//	start = len(b)
+//	b, err = v.ToolCall.appendMembers(b)
+//	if b, err = closeObject(b, start, err); err != nil {
+//		return nil, err
+//	}
+func objectMembers(x *jen.Statement) jen.Code {
+	return jen.Id("start").Op("=").Len(jen.Id("b")).Line().
+		List(jen.Id("b"), jen.Err()).Op("=").Add(x).Dot("appendMembers").Call(jen.Id("b")).Line().
+		Add(tryAppend(jen.Id("closeObject").Call(jen.Id("b"), jen.Id("start"), jen.Err())))
+}
+
+// optionalAppenders are the runtime's encoders of an optional member of a
+// scalar kind held by a pointer, which write nothing for nil.
+var optionalAppenders = map[encodeKind]string{
+	encString: "appendOptionalString", encBool: "appendOptionalBool", encInt: "appendOptionalInt",
+	encUint: "appendOptionalUint", encFloat: "appendOptionalFloat",
 }
 
 // defaulted reports whether fl is a member whose default is an object that

@@ -307,12 +307,12 @@ func lits(ss []string) []jen.Code {
 // valueVariantEncoder emits appendJSON of an untagged alternative that is
 // not an object: a defined type over a scalar, list or map.
 func valueVariantEncoder(f *jen.File, v *ir.Variant) {
-	x := jen.Id("v")
-	if kindOf(*v.Value) == encAppender {
+	x, ptr := jen.Id("v"), false
+	if k := kindOf(*v.Value); k == encAppender || k == encObject {
 		// V has none of the methods of the type it is defined over.
-		x = jen.Parens(jen.Op("*").Add(goType(*v.Value))).Call(jen.Op("&").Id("v"))
+		x, ptr = jen.Parens(jen.Op("*").Add(goType(*v.Value))).Call(jen.Op("&").Id("v")), k == encObject
 	}
-	call, fallible := valueEncode(*v.Value, x, false, true)
+	call, fallible := valueEncode(*v.Value, x, ptr, true)
 	body := jen.Return(call, jen.Nil())
 	if fallible {
 		body = jen.Return(call)

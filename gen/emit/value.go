@@ -231,7 +231,8 @@ const (
 	encUint
 	encFloat
 	encRaw
-	encAppender // a type with appendJSON
+	encAppender // a union, which has appendJSON
+	encObject   // a struct, which has appendMembers: objectMembers, or the runtime's encodeObject
 	encSlice
 	encMap
 )
@@ -242,7 +243,9 @@ func kindOf(r ir.Ref) encodeKind {
 	case ir.RefNamed:
 		t := r.Type
 		switch t.Kind {
-		case ir.Struct, ir.Union:
+		case ir.Struct:
+			return encObject
+		case ir.Union:
 			return encAppender
 		case ir.Raw:
 			return encRaw
@@ -295,6 +298,11 @@ func valueEncode(r ir.Ref, x *jen.Statement, ptr, convert bool) (call jen.Code, 
 		return jen.Id(scalarAppenders[k]).Call(jen.Id("b"), value), true
 	case encAppender:
 		return x.Dot("appendJSON").Call(jen.Id("b")), true
+	case encObject:
+		if !ptr {
+			x = jen.Op("&").Add(x)
+		}
+		return jen.Id("encodeObject").Call(x, jen.Id("b")), true
 	}
 	u := underlying(r)
 	if convert || r.Kind == ir.RefNamed {
@@ -340,6 +348,8 @@ func elemEncoder(r ir.Ref) jen.Code {
 	switch k := kindOf(r); k {
 	case encAppender:
 		return jen.Parens(jen.Op("*").Add(goT)).Dot("appendJSON")
+	case encObject:
+		return jen.Id("encodeObject").Index(jen.Op("*").Add(goT))
 	case encSlice, encMap:
 		u := underlying(r)
 		var value jen.Code = jen.Op("*").Id("p")
@@ -444,11 +454,22 @@ func tryAppend(call jen.Code) jen.Code {
 
 // appendLit is `b = append(b, `text`...)`.
 func appendLit(text string) jen.Code {
-	lit := jen.Lit(text)
+	return jen.Id("b").Op("=").Append(jen.Id("b"), rawLit(text).Op("..."))
+}
+
+// appendName is `b = appendName(b, `text`)`: the runtime appends the name
+// of a member, or the tag member of a variant, out of line.
+func appendName(text string) jen.Code {
+	return jen.Id("b").Op("=").Id("appendName").Call(jen.Id("b"), rawLit(text))
+}
+
+// rawLit is text as a raw string literal when it can be one, which reads
+// better for JSON.
+func rawLit(text string) *jen.Statement {
 	if !strings.Contains(text, "`") {
-		lit = jen.Op("`" + text + "`")
+		return jen.Op("`" + text + "`")
 	}
-	return jen.Id("b").Op("=").Append(jen.Id("b"), lit.Op("..."))
+	return jen.Lit(text)
 }
 
 // quote is s as a JSON string.

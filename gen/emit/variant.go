@@ -41,7 +41,13 @@ func (e *emitter) knownVariant(out pair, t *ir.Type, v *ir.Variant, tagMember st
 	}
 	f.Line()
 	if t.Union.Tag == "" && len(v.Fields) == 0 && len(v.Embeds) == 1 {
-		// The embedded payload encodes and decodes the variant as it is.
+		// The embedded payload encodes and decodes the variant as it is;
+		// a struct has no appendJSON of its own.
+		if emb := v.Embeds[0]; !t.Union.Objects && kindOf(ir.Ref{Kind: ir.RefNamed, Type: emb}) == encObject {
+			out.codec.Func().Params(receiver(v.GoName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(
+				jen.Return(jen.Id("encodeObject").Call(jen.Op("&").Id(recvName).Dot(emb.GoName), jen.Id("b"))))
+			out.codec.Line()
+		}
 		return
 	}
 	f = out.codec

@@ -405,10 +405,10 @@ func appendErrorResponse(b []byte, id string, e *Error) []byte {
 		b = append(b, id...)
 	}
 	b = append(b, `,"error":`...)
-	out, err := e.appendJSON(b)
+	out, err := encodeObject(e, b)
 	if err != nil {
 		// Only data that is not valid JSON fails: send the error without it.
-		out, _ = (&Error{Code: e.Code, Message: e.Message}).appendJSON(b)
+		out, _ = encodeObject(&Error{Code: e.Code, Message: e.Message}, b)
 	}
 	return append(out, '}')
 }

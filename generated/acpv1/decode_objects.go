@@ -267,40 +267,49 @@ func decodeNullableField[T any](d *decoder, p *Nullable[T], elem func(*T, *decod
 
 // decodeItemsField decodes an array member whose invalid items are dropped.
 func decodeItemsField[E any](d *decoder, p *[]E, elem func(*E, *decoder) error, rules uint8) error {
-	return decodeField(d, p, func(p *[]E, d *decoder) error { return decodeItems(d, p, elem) }, rules)
+	return decodeListField(d, p, func(p *[]E, d *decoder) error { return decodeItems(d, p, elem) }, rules)
+}
+
+// decodeListField is decodeField for a list member, whose default is the
+// empty list rather than nil when the rules say so (emptyList). After
+// decodeField a list is nil only where it set the default: a list decoded
+// from an array is never nil.
+func decodeListField[S ~[]E, E any](d *decoder, p *S, elem func(*S, *decoder) error, rules uint8) error {
+	err := decodeField(d, p, elem, rules)
+	if err == nil && *p == nil && rules&emptyList != 0 {
+		*p = S{}
+	}
+	return err
+}
+
+// decodeMapField is decodeListField for a map member (emptyMap).
+func decodeMapField[M ~map[string]E, E any](d *decoder, p *M, elem func(*M, *decoder) error, rules uint8) error {
+	err := decodeField(d, p, elem, rules)
+	if err == nil && *p == nil && rules&emptyMap != 0 {
+		*p = M{}
+	}
+	return err
 }
 
 // decodeField decodes a member into p with elem, by the member's rules.
+// The default it sets is the zero value; decodeListField and
+// decodeMapField make a list's or a map's empty.
 func decodeField[T any](d *decoder, p *T, elem func(*T, *decoder) error, rules uint8) error {
+	var zero T
 	if rules&nullValue == 0 && d.PeekKind() == 'n' {
 		if rules&(nullOK|defaultOnNull|defaultOnError) == 0 {
 			return d.mismatch('n', p)
 		}
-		setDefault(p, elem, rules)
+		*p = zero
 		return d.SkipValue()
 	}
 	depth := d.StackDepth()
 	err := elem(p, d)
 	if err != nil && rules&defaultOnError != 0 && isTypeError(err) {
-		setDefault(p, elem, rules)
+		*p = zero
 		return d.recover(depth)
 	}
 	return err
-}
-
-// setDefault sets the default of a member: the zero value, or an empty
-// list or map.
-//
-//go:noinline
-func setDefault[T any](p *T, elem func(*T, *decoder) error, rules uint8) {
-	var zero T
-	*p = zero
-	switch {
-	case rules&emptyList != 0:
-		_ = decodeWith([]byte("[]"), p, elem)
-	case rules&emptyMap != 0:
-		_ = decodeWith([]byte("{}"), p, elem)
-	}
 }
 
 // alternative decodes the object that comes next as v, the only alternative

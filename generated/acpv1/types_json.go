@@ -10,18 +10,18 @@ import "encoding/json"
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Logout != nil {
-		b = append(b, `,"logout":`...)
-		if b, err = v.Logout.appendJSON(b); err != nil {
+		b = appendName(b, `,"logout":`)
+		start = len(b)
+		b, err = v.Logout.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.agentAuthCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -30,17 +30,11 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -66,15 +60,15 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	if v.LoadSession != nil {
-		b = append(b, `,"loadSession":`...)
-		b = appendBool(b, *v.LoadSession)
-	}
+	b = appendOptionalBool(b, `,"loadSession":`, v.LoadSession)
 	if v.PromptCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"promptCapabilities":`...)
-		if b, err = v.PromptCapabilities.appendJSON(b); err != nil {
+		b = appendName(b, `,"promptCapabilities":`)
+		start = len(b)
+		b, err = v.PromptCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.PromptCapabilities.defaulted {
@@ -83,8 +77,10 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.MCPCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"mcpCapabilities":`...)
-		if b, err = v.MCPCapabilities.appendJSON(b); err != nil {
+		b = appendName(b, `,"mcpCapabilities":`)
+		start = len(b)
+		b, err = v.MCPCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.MCPCapabilities.defaulted {
@@ -93,8 +89,10 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.SessionCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"sessionCapabilities":`...)
-		if b, err = v.SessionCapabilities.appendJSON(b); err != nil {
+		b = appendName(b, `,"sessionCapabilities":`)
+		start = len(b)
+		b, err = v.SessionCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.SessionCapabilities.defaulted {
@@ -103,19 +101,18 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	}
 	if v.Auth != nil {
 		member := len(b)
-		b = append(b, `,"auth":`...)
-		if b, err = v.Auth.appendJSON(b); err != nil {
+		b = appendName(b, `,"auth":`)
+		start = len(b)
+		b, err = v.Auth.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Auth.defaulted {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.agentCapabilitiesLLMProviders.appendMembers(b); err != nil {
 		return nil, err
@@ -124,17 +121,11 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -169,29 +160,20 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AgentNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -219,33 +201,24 @@ func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AgentRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -277,42 +250,27 @@ func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Audience != nil {
-		b = append(b, `,"audience":`...)
+		b = appendName(b, `,"audience":`)
 		if b, err = appendSlice(b, v.Audience, encodeString[Role]); err != nil {
 			return nil, err
 		}
 	}
-	if v.LastModified != nil {
-		b = append(b, `,"lastModified":`...)
-		b = appendString(b, *v.LastModified)
+	b = appendOptionalString(b, `,"lastModified":`, v.LastModified)
+	if b, err = appendOptionalFloat(b, `,"priority":`, v.Priority); err != nil {
+		return nil, err
 	}
-	if v.Priority != nil {
-		b = append(b, `,"priority":`...)
-		if b, err = appendFloat(b, *v.Priority); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Annotations) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Annotations) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -342,38 +300,32 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AudioContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AudioContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -406,31 +358,19 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Terminal != nil {
-		b = append(b, `,"terminal":`...)
-		b = appendBool(b, *v.Terminal)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"terminal":`, v.Terminal)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -457,35 +397,23 @@ func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthMethodAgent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -529,47 +457,35 @@ func (v AuthMethodID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
+	b = appendOptionalString(b, `,"description":`, v.Description)
 	if v.Args != nil {
-		b = append(b, `,"args":`...)
+		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Env != nil {
-		b = append(b, `,"env":`...)
+		b = appendName(b, `,"env":`)
 		if b, err = appendMap(b, v.Env, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthMethodTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -583,11 +499,11 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
-		return true, decodeField(d, &v.Env, func(p *map[string]string, d *decoder) error {
+		return true, decodeMapField(d, &v.Env, func(p *map[string]string, d *decoder) error {
 			return decodeMap(d, p, decodeString[string])
 		}, defaultOnNull|emptyMap)
 	case "_meta":
@@ -610,29 +526,20 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthenticateRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthenticateRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthenticateRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -660,27 +567,18 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthenticateResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthenticateResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthenticateResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -705,37 +603,28 @@ func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"description":`...)
+	b = appendName(b, `,"description":`)
 	b = appendString(b, v.Description)
 	if v.Input != nil {
-		b = append(b, `,"input":`...)
+		b = appendName(b, `,"input":`)
 		if b, err = v.Input.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AvailableCommand) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommand) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -768,31 +657,22 @@ func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"availableCommands":`...)
-	if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
+	b = appendName(b, `,"availableCommands":`)
+	if b, err = appendSlice(b, v.AvailableCommands, encodeObject[*AvailableCommand]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -820,35 +700,23 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"blob":`...)
+	b = appendName(b, `,"blob":`)
 	b = appendString(b, v.Blob)
-	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *v.MimeType)
-	}
-	b = append(b, `,"uri":`...)
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *BlobResourceContents) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -881,27 +749,18 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BooleanConfigOptionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *BooleanConfigOptionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BooleanConfigOptionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -926,39 +785,21 @@ func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.Default != nil {
-		b = append(b, `,"default":`...)
-		b = appendBool(b, *v.Default)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalBool(b, `,"default":`, v.Default)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *BooleanPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -989,29 +830,20 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CancelNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1039,31 +871,22 @@ func (v *CancelNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CancelRequestNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1090,31 +913,35 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Fs != nil {
 		member := len(b)
-		b = append(b, `,"fs":`...)
-		if b, err = v.Fs.appendJSON(b); err != nil {
+		b = appendName(b, `,"fs":`)
+		start = len(b)
+		b, err = v.Fs.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Fs.defaulted {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if v.Terminal != nil {
-		b = append(b, `,"terminal":`...)
-		b = appendBool(b, *v.Terminal)
-	}
+	b = appendOptionalBool(b, `,"terminal":`, v.Terminal)
 	if v.Session != nil {
-		b = append(b, `,"session":`...)
-		if b, err = v.Session.appendJSON(b); err != nil {
+		b = appendName(b, `,"session":`)
+		start = len(b)
+		b, err = v.Session.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Auth != nil {
 		member := len(b)
-		b = append(b, `,"auth":`...)
-		if b, err = v.Auth.appendJSON(b); err != nil {
+		b = appendName(b, `,"auth":`)
+		start = len(b)
+		b, err = v.Auth.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Auth.defaulted {
@@ -1122,16 +949,15 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
-		if b, err = v.Elicitation.appendJSON(b); err != nil {
+		b = appendName(b, `,"elicitation":`)
+		start = len(b)
+		b, err = v.Elicitation.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.clientCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -1143,17 +969,11 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1191,29 +1011,20 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ClientNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1241,33 +1052,24 @@ func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ClientRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1297,46 +1099,44 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Compaction != nil {
-		b = append(b, `,"compaction":`...)
-		if b, err = v.Compaction.appendJSON(b); err != nil {
+		b = appendName(b, `,"compaction":`)
+		start = len(b)
+		b, err = v.Compaction.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
-		if b, err = v.ConfigOptions.appendJSON(b); err != nil {
+		b = appendName(b, `,"configOptions":`)
+		start = len(b)
+		b, err = v.ConfigOptions.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Notices != nil {
-		b = append(b, `,"notices":`...)
-		if b, err = v.Notices.appendJSON(b); err != nil {
+		b = appendName(b, `,"notices":`)
+		start = len(b)
+		b, err = v.Notices.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ClientSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1367,29 +1167,20 @@ func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CloseSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CloseSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1417,27 +1208,18 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CloseSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CloseSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1465,17 +1247,11 @@ func (v *CompactionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CompactionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1507,33 +1283,24 @@ func (v CompactionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"compactionId":`...)
+	b = appendName(b, `,"compactionId":`)
 	b = appendString(b, v.CompactionID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1564,12 +1331,12 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"compactionId":`...)
+	b = appendName(b, `,"compactionId":`)
 	b = appendString(b, v.CompactionID)
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
 	if v.Summary.Present {
-		b = append(b, `,"summary":`...)
+		b = appendName(b, `,"summary":`)
 		if b, err = appendNullable(b, &v.Summary, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -1577,13 +1344,13 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Error.Present {
-		b = append(b, `,"error":`...)
+		b = appendName(b, `,"error":`)
 		if b, err = appendNullable(b, &v.Error, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1592,17 +1359,11 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CompactionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1639,29 +1400,20 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"elicitationId":`...)
+	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CompleteElicitationNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1689,31 +1441,22 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configOptions":`...)
+	b = appendName(b, `,"configOptions":`)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1741,31 +1484,22 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Content) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Content) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1793,35 +1527,23 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if v.MessageID != nil {
-		b = append(b, `,"messageId":`...)
-		b = appendString(b, *v.MessageID)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"messageId":`, v.MessageID)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ContentChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1851,33 +1573,24 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"amount":`...)
+	b = appendName(b, `,"amount":`)
 	if b, err = appendFloat(b, v.Amount); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"currency":`...)
+	b = appendName(b, `,"currency":`)
 	b = appendString(b, v.Currency)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Cost) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Cost) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1908,51 +1621,36 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"command":`...)
+	b = appendName(b, `,"command":`)
 	b = appendString(b, v.Command)
 	if v.Args != nil {
-		b = append(b, `,"args":`...)
+		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Env != nil {
-		b = append(b, `,"env":`...)
-		if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+		b = appendName(b, `,"env":`)
+		if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 			return nil, err
 		}
 	}
-	if v.Cwd != nil {
-		b = append(b, `,"cwd":`...)
-		b = appendString(b, *v.Cwd)
-	}
-	if v.OutputByteLimit != nil {
-		b = append(b, `,"outputByteLimit":`...)
-		b = appendUint(b, *v.OutputByteLimit)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
+	b = appendOptionalUint(b, `,"outputByteLimit":`, v.OutputByteLimit)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CreateTerminalRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateTerminalRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1964,11 +1662,11 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.Command, d)
 	case "args":
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
-		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "cwd":
@@ -1995,29 +1693,20 @@ func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CreateTerminalResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateTerminalResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2045,29 +1734,20 @@ func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"currentModeId":`...)
+	b = appendName(b, `,"currentModeId":`)
 	b = appendString(b, v.CurrentModeID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CurrentModeUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CurrentModeUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2095,29 +1775,20 @@ func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *DeleteSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DeleteSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2145,27 +1816,18 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *DeleteSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2190,35 +1852,23 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	if v.OldText != nil {
-		b = append(b, `,"oldText":`...)
-		b = appendString(b, *v.OldText)
-	}
-	b = append(b, `,"newText":`...)
+	b = appendOptionalString(b, `,"oldText":`, v.OldText)
+	b = appendName(b, `,"newText":`)
 	b = appendString(b, v.NewText)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Diff) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Diff) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2252,7 +1902,7 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendMap(b, v.Content, (*ElicitationContentValue).appendJSON); err != nil {
 			return nil, err
 		}
@@ -2261,17 +1911,11 @@ func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationAcceptAction) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2297,40 +1941,36 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Form != nil {
-		b = append(b, `,"form":`...)
-		if b, err = v.Form.appendJSON(b); err != nil {
+		b = appendName(b, `,"form":`)
+		start = len(b)
+		b, err = v.Form.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
-		b = append(b, `,"url":`...)
-		if b, err = v.URL.appendJSON(b); err != nil {
+		b = appendName(b, `,"url":`)
+		start = len(b)
+		b, err = v.URL.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ElicitationCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2359,27 +1999,18 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ElicitationFormCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2415,24 +2046,18 @@ func (v ElicitationID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationRequestScope) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ElicitationRequestScope) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2470,51 +2095,33 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Type != nil {
-		b = append(b, `,"type":`...)
-		b = appendString(b, *v.Type)
-	}
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
+	b = appendOptionalString(b, `,"type":`, v.Type)
+	b = appendOptionalString(b, `,"title":`, v.Title)
 	if v.Properties != nil {
-		b = append(b, `,"properties":`...)
+		b = appendName(b, `,"properties":`)
 		if b, err = appendMap(b, v.Properties, (*ElicitationPropertySchema).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Required != nil {
-		b = append(b, `,"required":`...)
+		b = appendName(b, `,"required":`)
 		if b, err = appendSlice(b, v.Required, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ElicitationSchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2552,26 +2159,17 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if v.ToolCallID != nil {
-		b = append(b, `,"toolCallId":`...)
-		b = appendString(b, *v.ToolCallID)
-	}
+	b = appendOptionalString(b, `,"toolCallId":`, v.ToolCallID)
 	return b, nil
-}
-
-func (v *ElicitationSessionScope) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSessionScope) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2611,27 +2209,18 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ElicitationURLCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2655,38 +2244,32 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"resource":`...)
+	b = appendName(b, `,"resource":`)
 	if b, err = v.Resource.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *EmbeddedResource) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2716,35 +2299,23 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"const":`...)
+	b = appendName(b, `,"const":`)
 	b = appendString(b, v.Const)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *EnumOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EnumOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2777,31 +2348,22 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *EnvVariable) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EnvVariable) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2832,31 +2394,22 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Error) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"code":`...)
+	b = appendName(b, `,"code":`)
 	b = appendInt(b, v.Code)
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
-	if len(v.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = appendRaw(b, v.Data); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"data":`, v.Data); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Error) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Error) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2887,35 +2440,20 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *FileSystemCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.ReadTextFile != nil {
-		b = append(b, `,"readTextFile":`...)
-		b = appendBool(b, *v.ReadTextFile)
-	}
-	if v.WriteTextFile != nil {
-		b = append(b, `,"writeTextFile":`...)
-		b = appendBool(b, *v.WriteTextFile)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"readTextFile":`, v.ReadTextFile)
+	b = appendOptionalBool(b, `,"writeTextFile":`, v.WriteTextFile)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *FileSystemCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v FileSystemCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2944,31 +2482,22 @@ func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *HTTPHeader) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v HTTPHeader) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2998,42 +2527,33 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if v.URI != nil {
-		b = append(b, `,"uri":`...)
-		b = appendString(b, *v.URI)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"uri":`, v.URI)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ImageContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3068,35 +2588,23 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	b = append(b, `,"version":`...)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendName(b, `,"version":`)
 	b = appendString(b, v.Version)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Implementation) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Implementation) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3128,13 +2636,16 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"protocolVersion":`...)
+	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
 	if v.ClientCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"clientCapabilities":`...)
-		if b, err = v.ClientCapabilities.appendJSON(b); err != nil {
+		b = appendName(b, `,"clientCapabilities":`)
+		start = len(b)
+		b, err = v.ClientCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.ClientCapabilities.defaulted {
@@ -3142,32 +2653,25 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.ClientInfo != nil {
-		b = append(b, `,"clientInfo":`...)
-		if b, err = v.ClientInfo.appendJSON(b); err != nil {
+		b = appendName(b, `,"clientInfo":`)
+		start = len(b)
+		b, err = v.ClientInfo.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *InitializeRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v InitializeRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3198,13 +2702,16 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"protocolVersion":`...)
+	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
 	if v.AgentCapabilities != nil {
 		member := len(b)
-		b = append(b, `,"agentCapabilities":`...)
-		if b, err = v.AgentCapabilities.appendJSON(b); err != nil {
+		b = appendName(b, `,"agentCapabilities":`)
+		start = len(b)
+		b, err = v.AgentCapabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.AgentCapabilities.defaulted {
@@ -3212,38 +2719,31 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.AuthMethods != nil {
-		b = append(b, `,"authMethods":`...)
+		b = appendName(b, `,"authMethods":`)
 		if b, err = appendSlice(b, v.AuthMethods, (*AuthMethod).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.AgentInfo != nil {
-		b = append(b, `,"agentInfo":`...)
-		if b, err = v.AgentInfo.appendJSON(b); err != nil {
+		b = appendName(b, `,"agentInfo":`)
+		start = len(b)
+		b, err = v.AgentInfo.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *InitializeResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3277,47 +2777,23 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.Minimum != nil {
-		b = append(b, `,"minimum":`...)
-		b = appendInt(b, *v.Minimum)
-	}
-	if v.Maximum != nil {
-		b = append(b, `,"maximum":`...)
-		b = appendInt(b, *v.Maximum)
-	}
-	if v.Default != nil {
-		b = append(b, `,"default":`...)
-		b = appendInt(b, *v.Default)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalInt(b, `,"minimum":`, v.Minimum)
+	b = appendOptionalInt(b, `,"maximum":`, v.Maximum)
+	b = appendOptionalInt(b, `,"default":`, v.Default)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *IntegerPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3352,31 +2828,22 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *KillTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *KillTerminalRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v KillTerminalRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3407,27 +2874,18 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *KillTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *KillTerminalResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v KillTerminalResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3452,19 +2910,10 @@ func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Cwd != nil {
-		b = append(b, `,"cwd":`...)
-		b = appendString(b, *v.Cwd)
-	}
-	if v.Cursor != nil {
-		b = append(b, `,"cursor":`...)
-		b = appendString(b, *v.Cursor)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
+	b = appendOptionalString(b, `,"cursor":`, v.Cursor)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.listSessionsRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -3473,17 +2922,11 @@ func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ListSessionsRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3512,35 +2955,23 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessions":`...)
-	if b, err = appendSlice(b, v.Sessions, (*SessionInfo).appendJSON); err != nil {
+	b = appendName(b, `,"sessions":`)
+	if b, err = appendSlice(b, v.Sessions, encodeObject[*SessionInfo]); err != nil {
 		return nil, err
 	}
-	if v.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
-		b = appendString(b, *v.NextCursor)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"nextCursor":`, v.NextCursor)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ListSessionsResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3570,25 +3001,22 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LoadSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"mcpServers":`...)
+	b = appendName(b, `,"mcpServers":`)
 	if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.loadSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -3597,31 +3025,25 @@ func (v *LoadSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *LoadSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LoadSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mcpServers":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "cwd":
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "sessionId":
@@ -3646,40 +3068,34 @@ func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Modes != nil {
-		b = append(b, `,"modes":`...)
-		if b, err = v.Modes.appendJSON(b); err != nil {
+		b = appendName(b, `,"modes":`)
+		start = len(b)
+		b, err = v.Modes.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *LoadSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3708,27 +3124,18 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *LogoutCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3753,27 +3160,18 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *LogoutRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3798,27 +3196,18 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *LogoutResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3843,19 +3232,10 @@ func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.HTTP != nil {
-		b = append(b, `,"http":`...)
-		b = appendBool(b, *v.HTTP)
-	}
-	if v.SSE != nil {
-		b = append(b, `,"sse":`...)
-		b = appendBool(b, *v.SSE)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"http":`, v.HTTP)
+	b = appendOptionalBool(b, `,"sse":`, v.SSE)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.mcpCapabilitiesMCPOverACP.appendMembers(b); err != nil {
 		return nil, err
@@ -3864,17 +3244,11 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3903,35 +3277,26 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
-	b = append(b, `,"headers":`...)
-	if b, err = appendSlice(b, v.Headers, (*HTTPHeader).appendJSON); err != nil {
+	b = appendName(b, `,"headers":`)
+	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MCPServerHTTP) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3944,7 +3309,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
+		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -3967,35 +3332,26 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerSSE) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
-	b = append(b, `,"headers":`...)
-	if b, err = appendSlice(b, v.Headers, (*HTTPHeader).appendJSON); err != nil {
+	b = appendName(b, `,"headers":`)
+	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MCPServerSSE) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerSSE) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4008,7 +3364,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
+		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -4031,39 +3387,30 @@ func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"command":`...)
+	b = appendName(b, `,"command":`)
 	b = appendString(b, v.Command)
-	b = append(b, `,"args":`...)
+	b = appendName(b, `,"args":`)
 	if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"env":`...)
-	if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+	b = appendName(b, `,"env":`)
+	if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MCPServerStdio) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdio) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4076,12 +3423,12 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		return true, decodeString(&v.Command, d)
 	case "args":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
 		*seen |= 1 << 3
-		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -4115,53 +3462,32 @@ func (v MessageID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.MinItems != nil {
-		b = append(b, `,"minItems":`...)
-		b = appendUint(b, *v.MinItems)
-	}
-	if v.MaxItems != nil {
-		b = append(b, `,"maxItems":`...)
-		b = appendUint(b, *v.MaxItems)
-	}
-	b = append(b, `,"items":`...)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalUint(b, `,"minItems":`, v.MinItems)
+	b = appendOptionalUint(b, `,"maxItems":`, v.MaxItems)
+	b = appendName(b, `,"items":`)
 	if b, err = v.Items.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		if b, err = appendSlice(b, v.Default, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MultiSelectPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4199,23 +3525,20 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"mcpServers":`...)
+	b = appendName(b, `,"mcpServers":`)
 	if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.newSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -4224,17 +3547,11 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NewSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4243,12 +3560,12 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -4270,42 +3587,36 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.Modes != nil {
-		b = append(b, `,"modes":`...)
-		if b, err = v.Modes.appendJSON(b); err != nil {
+		b = appendName(b, `,"modes":`)
+		start = len(b)
+		b, err = v.Modes.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *NewSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4337,35 +3648,23 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"severity":`...)
+	b = appendName(b, `,"severity":`)
 	b = appendString(b, v.Severity)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Notice) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Notice) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4403,17 +3702,11 @@ func (v *NoticeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NoticeCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NoticeCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4434,53 +3727,29 @@ func (v *NoticeCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalFloat(b, `,"minimum":`, v.Minimum); err != nil {
+		return nil, err
 	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
+	if b, err = appendOptionalFloat(b, `,"maximum":`, v.Maximum); err != nil {
+		return nil, err
 	}
-	if v.Minimum != nil {
-		b = append(b, `,"minimum":`...)
-		if b, err = appendFloat(b, *v.Minimum); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalFloat(b, `,"default":`, v.Default); err != nil {
+		return nil, err
 	}
-	if v.Maximum != nil {
-		b = append(b, `,"maximum":`...)
-		if b, err = appendFloat(b, *v.Maximum); err != nil {
-			return nil, err
-		}
-	}
-	if v.Default != nil {
-		b = append(b, `,"default":`...)
-		if b, err = appendFloat(b, *v.Default); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *NumberPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NumberPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4515,33 +3784,24 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"optionId":`...)
+	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"kind":`...)
+	b = appendName(b, `,"kind":`)
 	b = appendString(b, v.Kind)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PermissionOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PermissionOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4586,31 +3846,22 @@ func (v PermissionOptionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *Plan) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"entries":`...)
-	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
+	b = appendName(b, `,"entries":`)
+	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Plan) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Plan) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4638,33 +3889,24 @@ func (v *Plan) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	b = append(b, `,"priority":`...)
+	b = appendName(b, `,"priority":`)
 	b = appendString(b, v.Priority)
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanEntry) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanEntry) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4698,39 +3940,21 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Image != nil {
-		b = append(b, `,"image":`...)
-		b = appendBool(b, *v.Image)
-	}
-	if v.Audio != nil {
-		b = append(b, `,"audio":`...)
-		b = appendBool(b, *v.Audio)
-	}
-	if v.EmbeddedContext != nil {
-		b = append(b, `,"embeddedContext":`...)
-		b = appendBool(b, *v.EmbeddedContext)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"image":`, v.Image)
+	b = appendOptionalBool(b, `,"audio":`, v.Audio)
+	b = appendOptionalBool(b, `,"embeddedContext":`, v.EmbeddedContext)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PromptCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4761,33 +3985,24 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"prompt":`...)
+	b = appendName(b, `,"prompt":`)
 	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PromptRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4820,13 +4035,10 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"stopReason":`...)
+	b = appendName(b, `,"stopReason":`)
 	b = appendString(b, v.StopReason)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.promptResponseEndTurnTokenUsage.appendMembers(b); err != nil {
 		return nil, err
@@ -4835,17 +4047,11 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *PromptResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4884,39 +4090,24 @@ func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReadTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	if v.Line != nil {
-		b = append(b, `,"line":`...)
-		b = appendUint(b, *v.Line)
-	}
-	if v.Limit != nil {
-		b = append(b, `,"limit":`...)
-		b = appendUint(b, *v.Limit)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"line":`, v.Line)
+	b = appendOptionalUint(b, `,"limit":`, v.Limit)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ReadTextFileRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReadTextFileRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4951,29 +4142,20 @@ func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReadTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ReadTextFileResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReadTextFileResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5001,31 +4183,22 @@ func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReleaseTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ReleaseTerminalRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReleaseTerminalRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5056,27 +4229,18 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReleaseTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ReleaseTerminalResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReleaseTerminalResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5100,38 +4264,32 @@ func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"toolCall":`...)
-	if b, err = v.ToolCall.appendJSON(b); err != nil {
+	b = appendName(b, `,"toolCall":`)
+	start = len(b)
+	b, err = v.ToolCall.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"options":`...)
-	if b, err = appendSlice(b, v.Options, (*PermissionOption).appendJSON); err != nil {
+	b = appendName(b, `,"options":`)
+	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *RequestPermissionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5167,31 +4325,22 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"outcome":`...)
+	b = appendName(b, `,"outcome":`)
 	if b, err = v.Outcome.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *RequestPermissionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5218,54 +4367,36 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *v.MimeType)
-	}
-	b = append(b, `,"name":`...)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Size != nil {
-		b = append(b, `,"size":`...)
-		b = appendInt(b, *v.Size)
-	}
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	b = append(b, `,"uri":`...)
+	b = appendOptionalInt(b, `,"size":`, v.Size)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ResourceLink) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResourceLink) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5306,27 +4437,24 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCPServers != nil {
-		b = append(b, `,"mcpServers":`...)
+		b = appendName(b, `,"mcpServers":`)
 		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.resumeSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -5335,17 +4463,11 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ResumeSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5357,11 +4479,11 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -5383,40 +4505,34 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Modes != nil {
-		b = append(b, `,"modes":`...)
-		if b, err = v.Modes.appendJSON(b); err != nil {
+		b = appendName(b, `,"modes":`)
+		start = len(b)
+		b, err = v.Modes.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ResumeSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5445,29 +4561,20 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"optionId":`...)
+	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SelectedPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5495,27 +4602,18 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionAdditionalDirectoriesCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5539,42 +4637,50 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.List != nil {
-		b = append(b, `,"list":`...)
-		if b, err = v.List.appendJSON(b); err != nil {
+		b = appendName(b, `,"list":`)
+		start = len(b)
+		b, err = v.List.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Delete != nil {
-		b = append(b, `,"delete":`...)
-		if b, err = v.Delete.appendJSON(b); err != nil {
+		b = appendName(b, `,"delete":`)
+		start = len(b)
+		b, err = v.Delete.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
-		if b, err = v.AdditionalDirectories.appendJSON(b); err != nil {
+		b = appendName(b, `,"additionalDirectories":`)
+		start = len(b)
+		b, err = v.AdditionalDirectories.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Resume != nil {
-		b = append(b, `,"resume":`...)
-		if b, err = v.Resume.appendJSON(b); err != nil {
+		b = appendName(b, `,"resume":`)
+		start = len(b)
+		b, err = v.Resume.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Close != nil {
-		b = append(b, `,"close":`...)
-		if b, err = v.Close.appendJSON(b); err != nil {
+		b = appendName(b, `,"close":`)
+		start = len(b)
+		b, err = v.Close.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -5586,17 +4692,11 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5634,27 +4734,18 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCloseCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionCloseCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5678,23 +4769,17 @@ func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"currentValue":`...)
+	b = appendName(b, `,"currentValue":`)
 	b = appendBool(b, v.CurrentValue)
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionConfigBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5741,34 +4826,28 @@ func (v SessionConfigID) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Boolean != nil {
-		b = append(b, `,"boolean":`...)
-		if b, err = v.Boolean.appendJSON(b); err != nil {
+		b = appendName(b, `,"boolean":`)
+		start = len(b)
+		b, err = v.Boolean.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionConfigOptionsCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5795,9 +4874,9 @@ func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"currentValue":`...)
+	b = appendName(b, `,"currentValue":`)
 	b = appendString(b, v.CurrentValue)
-	b = append(b, `,"options":`...)
+	b = appendName(b, `,"options":`)
 	if b, err = v.Options.appendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5805,17 +4884,11 @@ func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigSelect) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5844,35 +4917,26 @@ func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"group":`...)
+	b = appendName(b, `,"group":`)
 	b = appendString(b, v.Group)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"options":`...)
-	if b, err = appendSlice(b, v.Options, (*SessionConfigSelectOption).appendJSON); err != nil {
+	b = appendName(b, `,"options":`)
+	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionConfigSelectGroup) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5906,35 +4970,23 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionConfigSelectOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5978,27 +5030,18 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionDeleteCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6034,29 +5077,20 @@ func (v SessionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.UpdatedAt != nil {
-		b = append(b, `,"updatedAt":`...)
-		b = appendString(b, *v.UpdatedAt)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"updatedAt":`, v.UpdatedAt)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.sessionInfoUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -6065,17 +5099,11 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionInfo) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6113,38 +5141,29 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.UpdatedAt.Present {
-		b = append(b, `,"updatedAt":`...)
+		b = appendName(b, `,"updatedAt":`)
 		if b, err = appendNullable(b, &v.UpdatedAt, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6173,27 +5192,18 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionListCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionListCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionListCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6218,35 +5228,23 @@ func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMode) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionMode) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMode) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6290,33 +5288,24 @@ func (v SessionModeID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionModeState) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"currentModeId":`...)
+	b = appendName(b, `,"currentModeId":`)
 	b = appendString(b, v.CurrentModeID)
-	b = append(b, `,"availableModes":`...)
-	if b, err = appendSlice(b, v.AvailableModes, (*SessionMode).appendJSON); err != nil {
+	b = appendName(b, `,"availableModes":`)
+	if b, err = appendSlice(b, v.AvailableModes, encodeObject[*SessionMode]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionModeState) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionModeState) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6347,33 +5336,24 @@ func (v *SessionModeState) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"update":`...)
+	b = appendName(b, `,"update":`)
 	if b, err = v.Update.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6404,27 +5384,18 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionResumeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionResumeCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6449,31 +5420,22 @@ func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configOptions":`...)
+	b = appendName(b, `,"configOptions":`)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetSessionConfigOptionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6501,31 +5463,22 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionModeRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"modeId":`...)
+	b = appendName(b, `,"modeId":`)
 	b = appendString(b, v.ModeID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetSessionModeRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionModeRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6556,27 +5509,18 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionModeResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetSessionModeResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionModeResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6601,31 +5545,22 @@ func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"enum":`...)
+	b = appendName(b, `,"enum":`)
 	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *StringMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6655,67 +5590,37 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.MinLength != nil {
-		b = append(b, `,"minLength":`...)
-		b = appendUint(b, *v.MinLength)
-	}
-	if v.MaxLength != nil {
-		b = append(b, `,"maxLength":`...)
-		b = appendUint(b, *v.MaxLength)
-	}
-	if v.Pattern != nil {
-		b = append(b, `,"pattern":`...)
-		b = appendString(b, *v.Pattern)
-	}
-	if v.Format != nil {
-		b = append(b, `,"format":`...)
-		b = appendString(b, *v.Format)
-	}
-	if v.Default != nil {
-		b = append(b, `,"default":`...)
-		b = appendString(b, *v.Default)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalUint(b, `,"minLength":`, v.MinLength)
+	b = appendOptionalUint(b, `,"maxLength":`, v.MaxLength)
+	b = appendOptionalString(b, `,"pattern":`, v.Pattern)
+	b = appendOptionalString(b, `,"format":`, v.Format)
+	b = appendOptionalString(b, `,"default":`, v.Default)
 	if v.Enum != nil {
-		b = append(b, `,"enum":`...)
+		b = appendName(b, `,"enum":`)
 		if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.OneOf != nil {
-		b = append(b, `,"oneOf":`...)
-		if b, err = appendSlice(b, v.OneOf, (*EnumOption).appendJSON); err != nil {
+		b = appendName(b, `,"oneOf":`)
+		if b, err = appendSlice(b, v.OneOf, encodeObject[*EnumOption]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *StringPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6762,29 +5667,20 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Terminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Terminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6812,35 +5708,20 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.ExitCode != nil {
-		b = append(b, `,"exitCode":`...)
-		b = appendUint(b, *v.ExitCode)
-	}
-	if v.Signal != nil {
-		b = append(b, `,"signal":`...)
-		b = appendString(b, *v.Signal)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"exitCode":`, v.ExitCode)
+	b = appendOptionalString(b, `,"signal":`, v.Signal)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalExitStatus) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalExitStatus) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6880,31 +5761,22 @@ func (v TerminalID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutputRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalOutputRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalOutputRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6934,38 +5806,32 @@ func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"output":`...)
+	b = appendName(b, `,"output":`)
 	b = appendString(b, v.Output)
-	b = append(b, `,"truncated":`...)
+	b = appendName(b, `,"truncated":`)
 	b = appendBool(b, v.Truncated)
 	if v.ExitStatus != nil {
-		b = append(b, `,"exitStatus":`...)
-		if b, err = v.ExitStatus.appendJSON(b); err != nil {
+		b = appendName(b, `,"exitStatus":`)
+		start = len(b)
+		b, err = v.ExitStatus.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalOutputResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalOutputResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6997,36 +5863,30 @@ func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"text":`...)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TextContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7056,35 +5916,23 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *v.MimeType)
-	}
-	b = append(b, `,"text":`...)
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TextResourceContents) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7117,31 +5965,22 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"anyOf":`...)
-	if b, err = appendSlice(b, v.AnyOf, (*EnumOption).appendJSON); err != nil {
+	b = appendName(b, `,"anyOf":`)
+	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TitledMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7171,67 +6010,43 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Name != nil {
-		b = append(b, `,"name":`...)
-		b = appendString(b, *v.Name)
-	}
-	if v.Kind != nil {
-		b = append(b, `,"kind":`...)
-		b = appendString(b, *v.Kind)
-	}
-	if v.Status != nil {
-		b = append(b, `,"status":`...)
-		b = appendString(b, *v.Status)
-	}
+	b = appendOptionalString(b, `,"name":`, v.Name)
+	b = appendOptionalString(b, `,"kind":`, v.Kind)
+	b = appendOptionalString(b, `,"status":`, v.Status)
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Locations != nil {
-		b = append(b, `,"locations":`...)
-		if b, err = appendSlice(b, v.Locations, (*ToolCallLocation).appendJSON); err != nil {
+		b = appendName(b, `,"locations":`)
+		if b, err = appendSlice(b, v.Locations, encodeObject[*ToolCallLocation]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.RawInput) != 0 {
-		b = append(b, `,"rawInput":`...)
-		if b, err = appendRaw(b, v.RawInput); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"rawInput":`, v.RawInput); err != nil {
+		return nil, err
 	}
-	if len(v.RawOutput) != 0 {
-		b = append(b, `,"rawOutput":`...)
-		if b, err = appendRaw(b, v.RawOutput); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"rawOutput":`, v.RawOutput); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCall) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7287,33 +6102,21 @@ func (v ToolCallID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	if v.Line != nil {
-		b = append(b, `,"line":`...)
-		b = appendUint(b, *v.Line)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"line":`, v.Line)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ToolCallLocation) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallLocation) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7343,69 +6146,42 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	if v.Kind != nil {
-		b = append(b, `,"kind":`...)
-		b = appendString(b, *v.Kind)
-	}
-	if v.Status != nil {
-		b = append(b, `,"status":`...)
-		b = appendString(b, *v.Status)
-	}
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Name != nil {
-		b = append(b, `,"name":`...)
-		b = appendString(b, *v.Name)
-	}
+	b = appendOptionalString(b, `,"kind":`, v.Kind)
+	b = appendOptionalString(b, `,"status":`, v.Status)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"name":`, v.Name)
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Locations != nil {
-		b = append(b, `,"locations":`...)
-		if b, err = appendSlice(b, v.Locations, (*ToolCallLocation).appendJSON); err != nil {
+		b = appendName(b, `,"locations":`)
+		if b, err = appendSlice(b, v.Locations, encodeObject[*ToolCallLocation]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.RawInput) != 0 {
-		b = append(b, `,"rawInput":`...)
-		if b, err = appendRaw(b, v.RawInput); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"rawInput":`, v.RawInput); err != nil {
+		return nil, err
 	}
-	if len(v.RawOutput) != 0 {
-		b = append(b, `,"rawOutput":`...)
-		if b, err = appendRaw(b, v.RawOutput); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"rawOutput":`, v.RawOutput); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7449,29 +6225,20 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnstructuredCommandInput) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"hint":`...)
+	b = appendName(b, `,"hint":`)
 	b = appendString(b, v.Hint)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UnstructuredCommandInput) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7498,38 +6265,32 @@ func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"used":`...)
+	b = appendName(b, `,"used":`)
 	b = appendUint(b, v.Used)
-	b = append(b, `,"size":`...)
+	b = appendName(b, `,"size":`)
 	b = appendUint(b, v.Size)
 	if v.Cost != nil {
-		b = append(b, `,"cost":`...)
-		if b, err = v.Cost.appendJSON(b); err != nil {
+		b = appendName(b, `,"cost":`)
+		start = len(b)
+		b, err = v.Cost.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UsageUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UsageUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7562,31 +6323,22 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WaitForTerminalExitRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *WaitForTerminalExitRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v WaitForTerminalExitRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7617,35 +6369,20 @@ func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WaitForTerminalExitResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.ExitCode != nil {
-		b = append(b, `,"exitCode":`...)
-		b = appendUint(b, *v.ExitCode)
-	}
-	if v.Signal != nil {
-		b = append(b, `,"signal":`...)
-		b = appendString(b, *v.Signal)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"exitCode":`, v.ExitCode)
+	b = appendOptionalString(b, `,"signal":`, v.Signal)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *WaitForTerminalExitResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v WaitForTerminalExitResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7674,33 +6411,24 @@ func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WriteTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *WriteTextFileRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v WriteTextFileRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7734,27 +6462,18 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WriteTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *WriteTextFileResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v WriteTextFileResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {

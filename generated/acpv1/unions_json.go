@@ -36,28 +36,22 @@ func (u AgentResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *AgentResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -100,29 +94,26 @@ func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	b = appendName(b, `,"error":`)
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *AgentResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -283,21 +274,15 @@ func (u *AuthMethod) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodTerminalVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.AuthMethodTerminal.appendMembers(b)
-}
-
-func (v *AuthMethodTerminalVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -305,17 +290,11 @@ func (v *AuthMethodAgentVariant) appendMembers(b []byte) ([]byte, error) {
 	return v.AuthMethodAgent.appendMembers(b)
 }
 
-func (v *AuthMethodAgentVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodOther) rawObject() json.RawMessage {
@@ -324,7 +303,7 @@ func (v *AuthMethodOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -468,28 +447,22 @@ func (u ClientResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ClientResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -532,29 +505,26 @@ func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	b = appendName(b, `,"error":`)
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ClientResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -710,97 +680,67 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockText) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"text"`...)
+	b = appendName(b, `,"type":"text"`)
 	return v.TextContent.appendMembers(b)
-}
-
-func (v *ContentBlockText) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockText) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockImage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"image"`...)
+	b = appendName(b, `,"type":"image"`)
 	return v.ImageContent.appendMembers(b)
-}
-
-func (v *ContentBlockImage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockAudio) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"audio"`...)
+	b = appendName(b, `,"type":"audio"`)
 	return v.AudioContent.appendMembers(b)
-}
-
-func (v *ContentBlockAudio) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockResourceLink) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource_link"`...)
+	b = appendName(b, `,"type":"resource_link"`)
 	return v.ResourceLink.appendMembers(b)
-}
-
-func (v *ContentBlockResourceLink) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockResource) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource"`...)
+	b = appendName(b, `,"type":"resource"`)
 	return v.EmbeddedResource.appendMembers(b)
-}
-
-func (v *ContentBlockResource) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ContentBlockOther) rawObject() json.RawMessage {
@@ -809,7 +749,7 @@ func (v *ContentBlockOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -970,40 +910,28 @@ func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOthe
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestForm) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"form"`...)
+	b = appendName(b, `,"mode":"form"`)
 	return v.ElicitationFormMode.appendMembers(b)
-}
-
-func (v *CreateElicitationRequestForm) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestURL) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"url"`...)
+	b = appendName(b, `,"mode":"url"`)
 	return v.ElicitationURLMode.appendMembers(b)
-}
-
-func (v *CreateElicitationRequestURL) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestURL) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CreateElicitationRequestOther) rawObject() json.RawMessage {
@@ -1016,7 +944,7 @@ func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) 
 	if b, err = v.CreateElicitationRequestOtherFields.appendMembers(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"mode":`...)
+	b = appendName(b, `,"mode":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1111,13 +1039,10 @@ func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ [
 // appendMembers appends the members of v, each after a comma.
 func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -1284,40 +1209,28 @@ func (u *CreateElicitationResponse) keepOther(other *CreateElicitationResponseOt
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseAccept) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"accept"`...)
+	b = appendName(b, `,"action":"accept"`)
 	return v.ElicitationAcceptAction.appendMembers(b)
-}
-
-func (v *CreateElicitationResponseAccept) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseDecline) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"decline"`...)
+	b = appendName(b, `,"action":"decline"`)
 	return b, nil
-}
-
-func (v *CreateElicitationResponseDecline) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1339,21 +1252,15 @@ func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseCancel) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"cancel"`...)
+	b = appendName(b, `,"action":"cancel"`)
 	return b, nil
-}
-
-func (v *CreateElicitationResponseCancel) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1379,7 +1286,7 @@ func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":`...)
+	b = appendName(b, `,"action":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1458,11 +1365,8 @@ func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ 
 // appendMembers appends the members of v, each after a comma.
 func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -1646,9 +1550,12 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []stri
 
 // appendMembers appends the members of v, each after a comma.
 func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"requestedSchema":`...)
-	if b, err = v.RequestedSchema.appendJSON(b); err != nil {
+	b = appendName(b, `,"requestedSchema":`)
+	start = len(b)
+	b, err = v.RequestedSchema.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -1734,97 +1641,67 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
+	b = appendName(b, `,"type":"string"`)
 	return v.StringPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaNumber) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"number"`...)
+	b = appendName(b, `,"type":"number"`)
 	return v.NumberPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaNumber) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaInteger) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"integer"`...)
+	b = appendName(b, `,"type":"integer"`)
 	return v.IntegerPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaInteger) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
+	b = appendName(b, `,"type":"boolean"`)
 	return v.BooleanPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaArray) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"array"`...)
+	b = appendName(b, `,"type":"array"`)
 	return v.MultiSelectPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaArray) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaArray) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
@@ -1833,7 +1710,7 @@ func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1992,9 +1869,9 @@ func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []strin
 
 // appendMembers appends the members of v, each after a comma.
 func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"elicitationId":`...)
+	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
 	return b, nil
 }
@@ -2150,40 +2027,28 @@ var mcpServerUnstable = map[string]func() MCPServerVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerHTTPVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"http"`...)
+	b = appendName(b, `,"type":"http"`)
 	return v.MCPServerHTTP.appendMembers(b)
-}
-
-func (v *MCPServerHTTPVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerSSEVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"sse"`...)
+	b = appendName(b, `,"type":"sse"`)
 	return v.MCPServerSSE.appendMembers(b)
-}
-
-func (v *MCPServerSSEVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerSSEVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2191,17 +2056,11 @@ func (v *MCPServerStdioVariant) appendMembers(b []byte) ([]byte, error) {
 	return v.MCPServerStdio.appendMembers(b)
 }
 
-func (v *MCPServerStdioVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerOther) rawObject() json.RawMessage {
@@ -2210,7 +2069,7 @@ func (v *MCPServerOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2353,21 +2212,15 @@ func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
+	b = appendName(b, `,"type":"string"`)
 	return v.StringMultiSelectItems.appendMembers(b)
-}
-
-func (v *MultiSelectItemsString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2375,17 +2228,11 @@ func (v *MultiSelectItemsTitled) appendMembers(b []byte) ([]byte, error) {
 	return v.TitledMultiSelectItems.appendMembers(b)
 }
 
-func (v *MultiSelectItemsTitled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsTitled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
@@ -2394,7 +2241,7 @@ func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2591,21 +2438,15 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"cancelled"`...)
+	b = appendName(b, `,"outcome":"cancelled"`)
 	return b, nil
-}
-
-func (v *RequestPermissionOutcomeCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*RequestPermissionOutcomeCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2627,21 +2468,15 @@ func (v *RequestPermissionOutcomeCancelled) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeSelected) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"selected"`...)
+	b = appendName(b, `,"outcome":"selected"`)
 	return v.SelectedPermissionOutcome.appendMembers(b)
-}
-
-func (v *RequestPermissionOutcomeSelected) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
@@ -2650,7 +2485,7 @@ func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":`...)
+	b = appendName(b, `,"outcome":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2811,40 +2646,28 @@ func (u *SessionConfigOption) keepOther(other *SessionConfigOptionOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionSelect) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"select"`...)
+	b = appendName(b, `,"type":"select"`)
 	return v.SessionConfigSelect.appendMembers(b)
-}
-
-func (v *SessionConfigOptionSelect) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
+	b = appendName(b, `,"type":"boolean"`)
 	return v.SessionConfigBoolean.appendMembers(b)
-}
-
-func (v *SessionConfigOptionBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
@@ -2853,7 +2676,7 @@ func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2955,23 +2778,14 @@ func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []stri
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.Category != nil {
-		b = append(b, `,"category":`...)
-		b = appendString(b, *v.Category)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalString(b, `,"category":`, v.Category)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2991,11 +2805,11 @@ func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 }
 
 func (v SessionConfigSelectOptionsUngrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectOption(v), (*SessionConfigSelectOption).appendJSON)
+	return appendSlice(b, []SessionConfigSelectOption(v), encodeObject[*SessionConfigSelectOption])
 }
 
 func (v SessionConfigSelectOptionsGrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectGroup(v), (*SessionConfigSelectGroup).appendJSON)
+	return appendSlice(b, []SessionConfigSelectGroup(v), encodeObject[*SessionConfigSelectGroup])
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -3142,268 +2956,184 @@ var sessionUpdateUnstable = map[string]func() SessionUpdateVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUserMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"user_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"user_message_chunk"`)
 	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateUserMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_message_chunk"`)
 	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentThoughtChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_thought_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_thought_chunk"`)
 	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentThoughtChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateToolCall) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call"`...)
+	b = appendName(b, `,"sessionUpdate":"tool_call"`)
 	return v.ToolCall.appendMembers(b)
-}
-
-func (v *SessionUpdateToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCall) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call_update"`...)
+	b = appendName(b, `,"sessionUpdate":"tool_call_update"`)
 	return v.ToolCallUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlan) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan"`...)
+	b = appendName(b, `,"sessionUpdate":"plan"`)
 	return v.Plan.appendMembers(b)
-}
-
-func (v *SessionUpdatePlan) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlan) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"available_commands_update"`...)
+	b = appendName(b, `,"sessionUpdate":"available_commands_update"`)
 	return v.AvailableCommandsUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateAvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"current_mode_update"`...)
+	b = appendName(b, `,"sessionUpdate":"current_mode_update"`)
 	return v.CurrentModeUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateCurrentModeUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCurrentModeUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"config_option_update"`...)
+	b = appendName(b, `,"sessionUpdate":"config_option_update"`)
 	return v.ConfigOptionUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_info_update"`...)
+	b = appendName(b, `,"sessionUpdate":"session_info_update"`)
 	return v.SessionInfoUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUsageUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"usage_update"`...)
+	b = appendName(b, `,"sessionUpdate":"usage_update"`)
 	return v.UsageUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateUsageUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateNotice) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"notice"`...)
+	b = appendName(b, `,"sessionUpdate":"notice"`)
 	return v.Notice.appendMembers(b)
-}
-
-func (v *SessionUpdateNotice) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCompactionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_update"`...)
+	b = appendName(b, `,"sessionUpdate":"compaction_update"`)
 	return v.CompactionUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateCompactionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_summary_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"compaction_summary_chunk"`)
 	return v.CompactionSummaryChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateCompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionUpdateOther) rawObject() json.RawMessage {
@@ -3412,7 +3142,7 @@ func (v *SessionUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":`...)
+	b = appendName(b, `,"sessionUpdate":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3584,23 +3314,17 @@ func (u *SetSessionConfigOptionRequest) keepOther(other *SetSessionConfigOptionR
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"type":"boolean"`)
+	b = appendName(b, `,"value":`)
 	b = appendBool(b, v.Value)
 	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3637,22 +3361,16 @@ func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestValueID) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
 	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestValueID) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestValueID) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestValueID) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3693,7 +3411,7 @@ func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3791,15 +3509,12 @@ func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64
 // appendMembers appends the members of v, each after a comma.
 func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"configId":`...)
+	b = appendName(b, `,"configId":`)
 	b = appendString(b, v.ConfigID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -3880,59 +3595,41 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"content"`...)
+	b = appendName(b, `,"type":"content"`)
 	return v.Content.appendMembers(b)
-}
-
-func (v *ToolCallContentData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentDiff) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"diff"`...)
+	b = appendName(b, `,"type":"diff"`)
 	return v.Diff.appendMembers(b)
-}
-
-func (v *ToolCallContentDiff) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentTerminal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.Terminal.appendMembers(b)
-}
-
-func (v *ToolCallContentTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallContentOther) rawObject() json.RawMessage {
@@ -3941,7 +3638,7 @@ func (v *ToolCallContentOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }

@@ -13,45 +13,27 @@ import "encoding/json"
 // appendMembers appends the members of v, each after a comma.
 func (v *Usage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"totalTokens":`...)
+	b = appendName(b, `,"totalTokens":`)
 	b = appendUint(b, v.TotalTokens)
-	b = append(b, `,"inputTokens":`...)
+	b = appendName(b, `,"inputTokens":`)
 	b = appendUint(b, v.InputTokens)
-	b = append(b, `,"outputTokens":`...)
+	b = appendName(b, `,"outputTokens":`)
 	b = appendUint(b, v.OutputTokens)
-	if v.ThoughtTokens != nil {
-		b = append(b, `,"thoughtTokens":`...)
-		b = appendUint(b, *v.ThoughtTokens)
-	}
-	if v.CachedReadTokens != nil {
-		b = append(b, `,"cachedReadTokens":`...)
-		b = appendUint(b, *v.CachedReadTokens)
-	}
-	if v.CachedWriteTokens != nil {
-		b = append(b, `,"cachedWriteTokens":`...)
-		b = appendUint(b, *v.CachedWriteTokens)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"thoughtTokens":`, v.ThoughtTokens)
+	b = appendOptionalUint(b, `,"cachedReadTokens":`, v.CachedReadTokens)
+	b = appendOptionalUint(b, `,"cachedWriteTokens":`, v.CachedWriteTokens)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Usage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Usage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -98,10 +80,13 @@ func (v *promptResponseEndTurnTokenUsage) decodeMember(d *decoder, name []byte, 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *promptResponseEndTurnTokenUsage) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Usage != nil {
-		b = append(b, `,"usage":`...)
-		if b, err = v.Usage.appendJSON(b); err != nil {
+		b = appendName(b, `,"usage":`)
+		start = len(b)
+		b, err = v.Usage.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

@@ -16,29 +16,20 @@ import (
 // appendMembers appends the members of v, each after a comma.
 func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ArchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ArchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -66,27 +57,18 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ArchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -111,45 +93,24 @@ func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"label":`...)
+	b = appendName(b, `,"label":`)
 	b = appendString(b, v.Label)
-	if v.Active != nil {
-		b = append(b, `,"active":`...)
-		b = appendBool(b, *v.Active)
-	}
-	if v.Name != nil {
-		b = append(b, `,"name":`...)
-		b = appendString(b, *v.Name)
-	}
-	if v.Email != nil {
-		b = append(b, `,"email":`...)
-		b = appendString(b, *v.Email)
-	}
-	if v.Organization != nil {
-		b = append(b, `,"organization":`...)
-		b = appendString(b, *v.Organization)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"active":`, v.Active)
+	b = appendOptionalString(b, `,"name":`, v.Name)
+	b = appendOptionalString(b, `,"email":`, v.Email)
+	b = appendOptionalString(b, `,"organization":`, v.Organization)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthAccount) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthAccount) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -196,27 +157,18 @@ func (v AuthState) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -241,27 +193,18 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -286,35 +229,26 @@ func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+		b = appendName(b, `,"accounts":`)
+		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -344,35 +278,26 @@ func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+		b = appendName(b, `,"accounts":`)
+		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthStatusUpdateNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -401,27 +326,24 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Error != nil {
-		b = append(b, `,"error":`...)
-		if b, err = v.Error.appendJSON(b); err != nil {
+		b = appendName(b, `,"error":`)
+		start = len(b)
+		b, err = v.Error.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	return b, nil
 }
 
-func (v *ErrorStopReason) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -577,21 +499,15 @@ func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateEndTurn) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"end_turn"`...)
+	b = appendName(b, `,"stopReason":"end_turn"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateEndTurn) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateEndTurn) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -613,21 +529,15 @@ func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateMaxTokens) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_tokens"`...)
+	b = appendName(b, `,"stopReason":"max_tokens"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateMaxTokens) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTokens) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -649,21 +559,15 @@ func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateMaxTurnRequests) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_turn_requests"`...)
+	b = appendName(b, `,"stopReason":"max_turn_requests"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateMaxTurnRequests) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTurnRequests) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -685,21 +589,15 @@ func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateRefusal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"refusal"`...)
+	b = appendName(b, `,"stopReason":"refusal"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateRefusal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateRefusal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -721,21 +619,15 @@ func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"cancelled"`...)
+	b = appendName(b, `,"stopReason":"cancelled"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -757,21 +649,15 @@ func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateError) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"error"`...)
+	b = appendName(b, `,"stopReason":"error"`)
 	return v.ErrorStopReason.appendMembers(b)
-}
-
-func (v *IdleStateUpdateError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -779,17 +665,11 @@ func (*IdleStateUpdateNone) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateNone) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateNone) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -815,7 +695,7 @@ func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":`...)
+	b = appendName(b, `,"stopReason":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -895,30 +775,33 @@ func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Usage != nil {
-		b = append(b, `,"usage":`...)
-		if b, err = v.Usage.appendJSON(b); err != nil {
+		b = appendName(b, `,"usage":`)
+		start = len(b)
+		b, err = v.Usage.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
-		if b, err = v.Params.appendJSON(b); err != nil {
+		b = appendName(b, `,"params":`)
+		start = len(b)
+		b, err = v.Params.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -926,17 +809,11 @@ func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxyNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -964,33 +841,24 @@ func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ProxyRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1043,28 +911,22 @@ func (u ProxyResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ProxyResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1107,29 +969,26 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	b = appendName(b, `,"error":`)
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ProxyResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1208,35 +1067,23 @@ func (u *ProxyResponse) decodeRest(d *decoder, start int64, _ []string) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ProxySuccessorNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1266,35 +1113,23 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ProxySuccessorRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1324,27 +1159,18 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *RequiresActionStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1369,27 +1195,18 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *RunningStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1414,27 +1231,18 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionArchiveCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1470,27 +1278,18 @@ func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1515,40 +1314,40 @@ func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.SenderSessionID.Present {
-		b = append(b, `,"senderSessionId":`...)
+		b = appendName(b, `,"senderSessionId":`)
 		if b, err = appendNullable(b, &v.SenderSessionID, encodeString[SessionID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RecipientSessionID.Present {
-		b = append(b, `,"recipientSessionId":`...)
+		b = appendName(b, `,"recipientSessionId":`)
 		if b, err = appendNullable(b, &v.RecipientSessionID, encodeString[SessionID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.SenderMessageID.Present {
-		b = append(b, `,"senderMessageId":`...)
+		b = appendName(b, `,"senderMessageId":`)
 		if b, err = appendNullable(b, &v.SenderMessageID, encodeString[MessageID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RecipientMessageID.Present {
-		b = append(b, `,"recipientMessageId":`...)
+		b = appendName(b, `,"recipientMessageId":`)
 		if b, err = appendNullable(b, &v.RecipientMessageID, encodeString[MessageID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1557,17 +1356,11 @@ func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1605,33 +1398,24 @@ func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1673,27 +1457,18 @@ func (v SessionStatus) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1718,29 +1493,20 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1768,29 +1534,20 @@ func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1817,34 +1574,28 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Mode != nil {
-		b = append(b, `,"mode":`...)
-		if b, err = v.Mode.appendJSON(b); err != nil {
+		b = appendName(b, `,"mode":`)
+		start = len(b)
+		b, err = v.Mode.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionSystemPromptCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1870,34 +1621,28 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Override != nil {
-		b = append(b, `,"override":`...)
-		if b, err = v.Override.appendJSON(b); err != nil {
+		b = appendName(b, `,"override":`)
+		start = len(b)
+		b, err = v.Override.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionSystemPromptModeCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1924,27 +1669,18 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionSystemPromptOverrideCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1969,27 +1705,18 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionTitleCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2014,31 +1741,22 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetSessionTitleRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionTitleRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2069,29 +1787,20 @@ func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetSessionTitleResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionTitleResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2194,26 +1903,20 @@ func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateRunning) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"running"`...)
+	b = appendName(b, `,"state":"running"`)
 	return v.RunningStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateRunning) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateIdle) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"idle"`...)
+	b = appendName(b, `,"state":"idle"`)
 	return v.IdleStateUpdate.appendMembers(b)
 }
 
@@ -2235,40 +1938,28 @@ func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateRequiresAction) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"requires_action"`...)
+	b = appendName(b, `,"state":"requires_action"`)
 	return v.RequiresActionStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateRequiresAction) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateUnknown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"unknown"`...)
+	b = appendName(b, `,"state":"unknown"`)
 	return v.UnknownStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateUnknown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateUnknown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StateUpdateOther) rawObject() json.RawMessage {
@@ -2277,7 +1968,7 @@ func (v *StateUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2338,27 +2029,18 @@ func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SubagentCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2382,34 +2064,28 @@ func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
-		if b, err = v.Cancel.appendJSON(b); err != nil {
+		b = appendName(b, `,"cancel":`)
+		start = len(b)
+		b, err = v.Cancel.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SubagentSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2436,40 +2112,40 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Description.Present {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		if b, err = appendNullable(b, &v.Description, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Capabilities.Present {
-		b = append(b, `,"capabilities":`...)
-		if b, err = appendNullable(b, &v.Capabilities, (*SubagentSessionCapabilities).appendJSON); err != nil {
+		b = appendName(b, `,"capabilities":`)
+		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*SubagentSessionCapabilities]); err != nil {
 			return nil, err
 		}
 	}
 	if v.State.Present {
-		b = append(b, `,"state":`...)
+		b = appendName(b, `,"state":`)
 		if b, err = appendNullable(b, &v.State, (*StateUpdate).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cwd.Present {
-		b = append(b, `,"cwd":`...)
+		b = appendName(b, `,"cwd":`)
 		if b, err = appendNullable(b, &v.Cwd, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories.Present {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendNullable(b, &v.AdditionalDirectories, func(p *[]string, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, encodeString[string])
 		}); err != nil {
@@ -2477,7 +2153,7 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -2486,17 +2162,11 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2538,29 +2208,20 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UnarchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnarchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2588,27 +2249,18 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UnarchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2633,27 +2285,18 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UnknownStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2685,10 +2328,13 @@ func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, se
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
+		b = appendName(b, `,"status":`)
+		start = len(b)
+		b, err = v.Status.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2705,10 +2351,13 @@ func (v *clientCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *clientCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Subagents != nil {
-		b = append(b, `,"subagents":`...)
-		if b, err = v.Subagents.appendJSON(b); err != nil {
+		b = appendName(b, `,"subagents":`)
+		start = len(b)
+		b, err = v.Subagents.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2725,10 +2374,7 @@ func (v *listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen
 
 // appendMembers appends the members of v, each after a comma.
 func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
-		b = appendString(b, *v.Archived)
-	}
+	b = appendOptionalString(b, `,"archived":`, v.Archived)
 	return b, nil
 }
 
@@ -2742,10 +2388,13 @@ func (v *loadSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		b = appendName(b, `,"systemPrompt":`)
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2762,10 +2411,13 @@ func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *
 
 // appendMembers appends the members of v, each after a comma.
 func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		b = appendName(b, `,"systemPrompt":`)
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2782,10 +2434,13 @@ func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, see
 
 // appendMembers appends the members of v, each after a comma.
 func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		b = appendName(b, `,"systemPrompt":`)
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2808,28 +2463,37 @@ func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		b = appendName(b, `,"systemPrompt":`)
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Archive != nil {
-		b = append(b, `,"archive":`...)
-		if b, err = v.Archive.appendJSON(b); err != nil {
+		b = appendName(b, `,"archive":`)
+		start = len(b)
+		b, err = v.Archive.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
+		b = appendName(b, `,"status":`)
+		start = len(b)
+		b, err = v.Status.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		if b, err = v.Title.appendJSON(b); err != nil {
+		b = appendName(b, `,"title":`)
+		start = len(b)
+		b, err = v.Title.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2846,68 +2510,47 @@ func (v *sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
-	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
-		b = appendBool(b, *v.Archived)
-	}
+	b = appendOptionalBool(b, `,"archived":`, v.Archived)
 	return b, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSubagentUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"subagent_update"`...)
+	b = appendName(b, `,"sessionUpdate":"subagent_update"`)
 	return v.SubagentUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateSubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message"`...)
+	b = appendName(b, `,"sessionUpdate":"session_message"`)
 	return v.SessionMessage.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"session_message_chunk"`)
 	return v.SessionMessageChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {

@@ -13,29 +13,20 @@ import "encoding/json"
 // appendMembers appends the members of v, each after a comma.
 func (v *DisableProviderRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"providerId":`...)
+	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *DisableProviderRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DisableProviderRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -63,27 +54,18 @@ func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DisableProviderResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *DisableProviderResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DisableProviderResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -119,27 +101,18 @@ func (v LLMProtocol) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListProvidersRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ListProvidersRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListProvidersRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -164,31 +137,22 @@ func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListProvidersResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"providers":`...)
-	if b, err = appendSlice(b, v.Providers, (*ProviderInfo).appendJSON); err != nil {
+	b = appendName(b, `,"providers":`)
+	if b, err = appendSlice(b, v.Providers, encodeObject[*ProviderInfo]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ListProvidersResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListProvidersResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -218,31 +182,22 @@ func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProviderCurrentConfig) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"apiType":`...)
+	b = appendName(b, `,"apiType":`)
 	b = appendString(b, v.APIType)
-	b = append(b, `,"baseUrl":`...)
+	b = appendName(b, `,"baseUrl":`)
 	b = appendString(b, v.BaseURL)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ProviderCurrentConfig) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProviderCurrentConfig) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -283,42 +238,36 @@ func (v ProviderID) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"providerId":`...)
+	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
-	b = append(b, `,"supported":`...)
+	b = appendName(b, `,"supported":`)
 	if b, err = appendSlice(b, v.Supported, encodeString[LLMProtocol]); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"required":`...)
+	b = appendName(b, `,"required":`)
 	b = appendBool(b, v.Required)
 	if v.Current != nil {
-		b = append(b, `,"current":`...)
-		if b, err = v.Current.appendJSON(b); err != nil {
+		b = appendName(b, `,"current":`)
+		start = len(b)
+		b, err = v.Current.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ProviderInfo) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProviderInfo) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -354,27 +303,18 @@ func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProvidersCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ProvidersCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProvidersCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -399,39 +339,30 @@ func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetProviderRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"providerId":`...)
+	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
-	b = append(b, `,"apiType":`...)
+	b = appendName(b, `,"apiType":`)
 	b = appendString(b, v.APIType)
-	b = append(b, `,"baseUrl":`...)
+	b = appendName(b, `,"baseUrl":`)
 	b = appendString(b, v.BaseURL)
 	if v.Headers != nil {
-		b = append(b, `,"headers":`...)
+		b = appendName(b, `,"headers":`)
 		if b, err = appendMap(b, v.Headers, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetProviderRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetProviderRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -469,27 +400,18 @@ func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetProviderResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetProviderResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetProviderResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -521,10 +443,13 @@ func (v *agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, se
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Providers != nil {
-		b = append(b, `,"providers":`...)
-		if b, err = v.Providers.appendJSON(b); err != nil {
+		b = appendName(b, `,"providers":`)
+		start = len(b)
+		b, err = v.Providers.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

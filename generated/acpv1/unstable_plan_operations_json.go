@@ -16,27 +16,18 @@ import (
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -61,31 +52,22 @@ func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanFile) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -127,33 +109,24 @@ func (v PlanID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"entries":`...)
-	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
+	b = appendName(b, `,"entries":`)
+	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -184,31 +157,22 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanMarkdown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -239,29 +203,20 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanRemoved) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -289,31 +244,22 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"plan":`...)
+	b = appendName(b, `,"plan":`)
 	if b, err = v.Plan.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -414,59 +360,41 @@ func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"items"`...)
+	b = appendName(b, `,"type":"items"`)
 	return v.PlanItems.appendMembers(b)
-}
-
-func (v *PlanUpdateContentItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentFile) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"file"`...)
+	b = appendName(b, `,"type":"file"`)
 	return v.PlanFile.appendMembers(b)
-}
-
-func (v *PlanUpdateContentFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentMarkdown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"markdown"`...)
+	b = appendName(b, `,"type":"markdown"`)
 	return v.PlanMarkdown.appendMembers(b)
-}
-
-func (v *PlanUpdateContentMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentMarkdown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
@@ -475,7 +403,7 @@ func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -543,10 +471,13 @@ func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte,
 
 // appendMembers appends the members of v, each after a comma.
 func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Plan != nil {
-		b = append(b, `,"plan":`...)
-		if b, err = v.Plan.appendJSON(b); err != nil {
+		b = appendName(b, `,"plan":`)
+		start = len(b)
+		b, err = v.Plan.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -555,40 +486,28 @@ func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, erro
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_update"`...)
+	b = appendName(b, `,"sessionUpdate":"plan_update"`)
 	return v.PlanUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdatePlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlanRemoved) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_removed"`...)
+	b = appendName(b, `,"sessionUpdate":"plan_removed"`)
 	return v.PlanRemoved.appendMembers(b)
-}
-
-func (v *SessionUpdatePlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanRemoved) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {

@@ -111,8 +111,10 @@ func decodeObject[P restDecoder](p P, d *decoder) error {
 	return d.object(p)
 }
 
-// decodeWith decodes data, a single JSON value, into p with elem.
-func decodeWith[T any](data []byte, p *T, elem func(*T, *decoder) error) error {
+// decodeWith decodes data, a single JSON value, into p with elem. P is a
+// pointer type, so that every use shares one instantiation. It stays
+// inline, where elem is known and p does not escape.
+func decodeWith[P any](data []byte, p P, elem func(P, *decoder) error) error {
 	return withDecoder(data, func(d *decoder) error {
 		if err := elem(p, d); err != nil {
 			return err
@@ -171,7 +173,7 @@ func (d *decoder) reset(data []byte) {
 }
 
 // mismatch reads past a value of kind k that does not fit v. Like the
-// other error paths (recover, fieldError, missing, setDefault), it stays out
+// other error paths (recover, fieldError, missing), it stays out
 // of line, out of the way of the decoders that call it.
 //
 //go:noinline
@@ -226,7 +228,9 @@ func missing(name string, v any) error {
 }
 
 // isTypeError tells a value that does not fit from malformed JSON, after
-// which nothing can be read.
+// which nothing can be read. It stays out of line, as the error paths do.
+//
+//go:noinline
 func isTypeError(err error) bool {
 	var te *json.UnmarshalTypeError
 	return errors.As(err, &te)

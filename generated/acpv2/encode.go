@@ -18,11 +18,12 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// The generated encoders append each value to a byte slice: appendJSON
-// writes a whole value, appendMembers writes the members of an object, each
-// after a comma. closeObject turns the first comma into the '{', so that
-// members from several parts (embedded payloads, unstable fields, the
-// shared fields of a union) make one object without a second pass.
+// The generated encoders append each value to a byte slice: appendMembers
+// writes the members of an object, each after a comma, and a union's
+// appendJSON writes a whole value. closeObject turns the first comma into
+// the '{', so that members from several parts (embedded payloads, unstable
+// fields, the shared fields of a union) make one object without a second
+// pass; encodeObject does so for the structs in lists and maps.
 //
 // The output is what encoding/json writes for the same value, except that
 // MarshalJSON called directly leaves '<', '>', '&', U+2028 and U+2029 as
@@ -60,9 +61,36 @@ func encoded(buf *[]byte, b []byte, err error) ([]byte, error) {
 	return out, err
 }
 
+// encodedObject is encoded for the members of an object appended to the
+// buffer buf lent, which was empty: MarshalJSON of a struct.
+//
+//go:noinline
+func encodedObject(buf *[]byte, b []byte, err error) ([]byte, error) {
+	b, err = closeObject(b, 0, err)
+	return encoded(buf, b, err)
+}
+
+// membersAppender is an object type: appendMembers appends its members,
+// each after a comma.
+type membersAppender interface {
+	appendMembers(b []byte) ([]byte, error)
+}
+
+// encodeObject appends the object p points to: the encoder of every struct
+// in a list or a map, one instantiation for all, as every pointer type
+// argument shares one. A struct member is closed by the appendMembers of
+// its struct, which calls the member's own statically, so that the value
+// does not escape.
+func encodeObject[P membersAppender](p P, b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := p.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
 // encodeWith encodes *p with elem and returns a copy of the result, as
-// MarshalJSON does.
-func encodeWith[T any](p *T, elem func(*T, []byte) ([]byte, error)) ([]byte, error) {
+// MarshalJSON does. P is a pointer type, so that every use shares one
+// instantiation.
+func encodeWith[P any](p P, elem func(P, []byte) ([]byte, error)) ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := elem(p, *buf)
 	return encoded(buf, b, err)
@@ -81,6 +109,16 @@ func closeObject(b []byte, start int, err error) ([]byte, error) {
 	}
 	b[start] = '{'
 	return append(b, '}'), nil
+}
+
+// appendName appends the name of a member, after a comma and before its
+// colon (`,"name":`), or a variant's tag member. It stays out of line:
+// every member of every struct calls it, and a copy of append in each
+// costs more code than the call costs time.
+//
+//go:noinline
+func appendName(b []byte, name string) []byte {
+	return append(b, name...)
 }
 
 // appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
@@ -140,7 +178,10 @@ func appendRaw[R ~[]byte](b []byte, r R) ([]byte, error) {
 }
 
 // appendSlice appends s as a JSON array; nil is the empty array, which the
-// schema's arrays are.
+// schema's arrays are. It stays out of line: a copy of the loop in every
+// member that is a list costs more code than the call costs time.
+//
+//go:noinline
 func appendSlice[T any](b []byte, s []T, elem func(*T, []byte) ([]byte, error)) ([]byte, error) {
 	b = append(b, '[')
 	for i := range s {
@@ -206,6 +247,59 @@ func omitEmptyObject(b []byte, start int) []byte {
 		return b[:start]
 	}
 	return b
+}
+
+// The encoders of optional members: nothing for an absent member (a nil
+// pointer, free-form JSON that is empty), and otherwise its name and its
+// value. They stay out of line, one instantiation per kind of value shared
+// by every struct, so that each member costs one call.
+
+//go:noinline
+func appendOptionalString[S ~string](b []byte, name string, p *S) []byte {
+	if p == nil {
+		return b
+	}
+	return appendString(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalBool[B ~bool](b []byte, name string, p *B) []byte {
+	if p == nil {
+		return b
+	}
+	return appendBool(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalInt[I ~int | ~int8 | ~int16 | ~int32 | ~int64](b []byte, name string, p *I) []byte {
+	if p == nil {
+		return b
+	}
+	return appendInt(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalUint[U ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](b []byte, name string, p *U) []byte {
+	if p == nil {
+		return b
+	}
+	return appendUint(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalFloat[F ~float64](b []byte, name string, p *F) ([]byte, error) {
+	if p == nil {
+		return b, nil
+	}
+	return appendFloat(appendName(b, name), *p)
+}
+
+//go:noinline
+func appendOptionalRaw[R ~[]byte](b []byte, name string, r R) ([]byte, error) {
+	if len(r) == 0 {
+		return b, nil
+	}
+	return appendRaw(appendName(b, name), r)
 }
 
 // appendNullable appends null or the value of a present Nullable.

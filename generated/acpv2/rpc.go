@@ -93,7 +93,7 @@ func (m *Message) appendJSON(b []byte) ([]byte, error) {
 		}
 	case m.Error != nil:
 		b = append(b, `,"error":`...)
-		b, err = m.Error.appendJSON(b)
+		b, err = encodeObject(m.Error, b)
 	default:
 		b = append(b, `,"result":`...)
 		b, err = appendAny(b, m.Result)
@@ -125,22 +125,49 @@ func (m *Message) check() error {
 // appendAny appends v through its generated encoder when it has one, and
 // otherwise as encoding/json writes it; nil, and a nil pointer, are null.
 func appendAny(b []byte, v any) ([]byte, error) {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case json.RawMessage:
-		return appendRaw(b, v)
-	case interface{ appendJSON([]byte) ([]byte, error) }:
-		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
-			return append(b, "null"...), nil
-		}
-		return v.appendJSON(b)
+	if out, ok, err := appendGenerated(b, v); ok {
+		return out, err
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
 	return append(b, out...), nil
+}
+
+// appendGenerated appends v through its generated encoder; ok is false
+// when v has none. nil, and a nil pointer, are null.
+func appendGenerated(b []byte, v any) (out []byte, ok bool, err error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), true, nil
+	case json.RawMessage:
+		out, err = appendRaw(b, v)
+	case *json.RawMessage:
+		if v == nil {
+			return append(b, "null"...), true, nil
+		}
+		out, err = appendRaw(b, *v)
+	case interface{ appendJSON([]byte) ([]byte, error) }:
+		if isNilPointer(v) {
+			return append(b, "null"...), true, nil
+		}
+		out, err = v.appendJSON(b)
+	case membersAppender:
+		if isNilPointer(v) {
+			return append(b, "null"...), true, nil
+		}
+		out, err = encodeObject(v, b)
+	default:
+		return nil, false, nil
+	}
+	return out, true, err
+}
+
+// isNilPointer reports whether v holds a nil pointer.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // Error returns the error's code and message, so that an *Error is a Go

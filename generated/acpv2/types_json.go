@@ -22,11 +22,8 @@ func (v AbsolutePath) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.agentAuthCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -35,17 +32,11 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -69,24 +60,26 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Session != nil {
-		b = append(b, `,"session":`...)
-		if b, err = v.Session.appendJSON(b); err != nil {
+		b = appendName(b, `,"session":`)
+		start = len(b)
+		b, err = v.Session.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Auth != nil {
-		b = append(b, `,"auth":`...)
-		if b, err = v.Auth.appendJSON(b); err != nil {
+		b = appendName(b, `,"auth":`)
+		start = len(b)
+		b, err = v.Auth.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.agentCapabilitiesLLMProviders.appendMembers(b); err != nil {
 		return nil, err
@@ -95,17 +88,11 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -134,10 +121,10 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -145,7 +132,7 @@ func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -154,17 +141,11 @@ func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -196,29 +177,20 @@ func (v *AgentMessage) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AgentNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -246,33 +218,24 @@ func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AgentRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -303,10 +266,10 @@ func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -314,7 +277,7 @@ func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -323,17 +286,11 @@ func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *AgentThought) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentThought) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -366,42 +323,27 @@ func (v *AgentThought) UnmarshalJSON(data []byte) error {
 func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Audience != nil {
-		b = append(b, `,"audience":`...)
+		b = appendName(b, `,"audience":`)
 		if b, err = appendSlice(b, v.Audience, encodeString[Role]); err != nil {
 			return nil, err
 		}
 	}
-	if v.LastModified != nil {
-		b = append(b, `,"lastModified":`...)
-		b = appendString(b, *v.LastModified)
+	b = appendOptionalString(b, `,"lastModified":`, v.LastModified)
+	if b, err = appendOptionalFloat(b, `,"priority":`, v.Priority); err != nil {
+		return nil, err
 	}
-	if v.Priority != nil {
-		b = append(b, `,"priority":`...)
-		if b, err = appendFloat(b, *v.Priority); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Annotations) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Annotations) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -433,38 +375,32 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AudioContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AudioContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -497,35 +433,23 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthMethodAgent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -569,47 +493,35 @@ func (v AuthMethodID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
+	b = appendOptionalString(b, `,"description":`, v.Description)
 	if v.Args != nil {
-		b = append(b, `,"args":`...)
+		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Env != nil {
-		b = append(b, `,"env":`...)
-		if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+		b = appendName(b, `,"env":`)
+		if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthMethodTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -623,11 +535,11 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
-		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -650,31 +562,22 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"availableCommands":`...)
+	b = appendName(b, `,"availableCommands":`)
 	if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -702,29 +605,20 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundTerminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *BackgroundTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BackgroundTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -752,29 +646,20 @@ func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundToolCall) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *BackgroundToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundToolCall) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BackgroundToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -802,35 +687,23 @@ func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"blob":`...)
+	b = appendName(b, `,"blob":`)
 	b = appendString(b, v.Blob)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *v.MimeType)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *BlobResourceContents) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -863,39 +736,21 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.Default != nil {
-		b = append(b, `,"default":`...)
-		b = appendBool(b, *v.Default)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalBool(b, `,"default":`, v.Default)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *BooleanPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -926,31 +781,22 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CancelRequestNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -978,29 +824,20 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CancelSessionNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelSessionNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelSessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1028,31 +865,22 @@ func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CancelTerminalRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelTerminalRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1083,27 +911,18 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CancelTerminalResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelTerminalResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1128,31 +947,22 @@ func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelToolCallRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CancelToolCallRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelToolCallRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelToolCallRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1183,27 +993,18 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelToolCallResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CancelToolCallResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelToolCallResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelToolCallResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1228,27 +1029,18 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelledPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CancelledPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CancelledPermissionOutcome) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CancelledPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1272,34 +1064,28 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Terminal != nil {
-		b = append(b, `,"terminal":`...)
-		if b, err = v.Terminal.appendJSON(b); err != nil {
+		b = appendName(b, `,"terminal":`)
+		start = len(b)
+		b, err = v.Terminal.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ClientAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1325,40 +1111,36 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Auth != nil {
-		b = append(b, `,"auth":`...)
-		if b, err = v.Auth.appendJSON(b); err != nil {
+		b = appendName(b, `,"auth":`)
+		start = len(b)
+		b, err = v.Auth.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
-		if b, err = v.Elicitation.appendJSON(b); err != nil {
+		b = appendName(b, `,"elicitation":`)
+		start = len(b)
+		b, err = v.Elicitation.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1387,29 +1169,20 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ClientNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1437,33 +1210,24 @@ func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ClientRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1494,29 +1258,20 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CloseSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CloseSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1544,27 +1299,18 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CloseSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CloseSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1589,37 +1335,28 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Command) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"description":`...)
+	b = appendName(b, `,"description":`)
 	b = appendString(b, v.Description)
 	if v.Input != nil {
-		b = append(b, `,"input":`...)
+		b = appendName(b, `,"input":`)
 		if b, err = v.Input.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Command) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Command) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Command) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1652,39 +1389,24 @@ func (v *Command) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CommandPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"command":`...)
+	b = appendName(b, `,"command":`)
 	b = appendString(b, v.Command)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
-	if v.ToolCallID != nil {
-		b = append(b, `,"toolCallId":`...)
-		b = appendString(b, *v.ToolCallID)
-	}
-	if v.TerminalID != nil {
-		b = append(b, `,"terminalId":`...)
-		b = appendString(b, *v.TerminalID)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"toolCallId":`, v.ToolCallID)
+	b = appendOptionalString(b, `,"terminalId":`, v.TerminalID)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CommandPermissionSubject) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CommandPermissionSubject) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CommandPermissionSubject) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1730,33 +1452,24 @@ func (v CompactionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"compactionId":`...)
+	b = appendName(b, `,"compactionId":`)
 	b = appendString(b, v.CompactionID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1787,12 +1500,12 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"compactionId":`...)
+	b = appendName(b, `,"compactionId":`)
 	b = appendString(b, v.CompactionID)
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
 	if v.Summary.Present {
-		b = append(b, `,"summary":`...)
+		b = appendName(b, `,"summary":`)
 		if b, err = appendNullable(b, &v.Summary, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -1800,13 +1513,13 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Error.Present {
-		b = append(b, `,"error":`...)
+		b = appendName(b, `,"error":`)
 		if b, err = appendNullable(b, &v.Error, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1815,17 +1528,11 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *CompactionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1862,29 +1569,20 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"elicitationId":`...)
+	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *CompleteElicitationNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1912,31 +1610,22 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configOptions":`...)
+	b = appendName(b, `,"configOptions":`)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1964,31 +1653,22 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Content) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Content) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2016,33 +1696,24 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ContentChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2073,33 +1744,24 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"amount":`...)
+	b = appendName(b, `,"amount":`)
 	if b, err = appendFloat(b, v.Amount); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"currency":`...)
+	b = appendName(b, `,"currency":`)
 	b = appendString(b, v.Currency)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Cost) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Cost) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2130,29 +1792,20 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *DeleteSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DeleteSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2180,27 +1833,18 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *DeleteSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2224,38 +1868,32 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *Diff) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"changes":`...)
+	b = appendName(b, `,"changes":`)
 	if b, err = appendSlice(b, v.Changes, (*DiffChange).appendJSON); err != nil {
 		return nil, err
 	}
 	if v.Patch != nil {
-		b = append(b, `,"patch":`...)
-		if b, err = v.Patch.appendJSON(b); err != nil {
+		b = appendName(b, `,"patch":`)
+		start = len(b)
+		b, err = v.Patch.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Diff) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Diff) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2285,31 +1923,22 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffPatch) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"format":`...)
+	b = appendName(b, `,"format":`)
 	b = appendString(b, v.Format)
-	b = append(b, `,"text":`...)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *DiffPatch) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffPatch) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DiffPatch) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2339,23 +1968,17 @@ func (v *DiffPatch) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffPathChange) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *DiffPathChange) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffPathChange) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DiffPathChange) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2380,25 +2003,19 @@ func (v *DiffPathChange) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffPathPairChange) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"oldPath":`...)
+	b = appendName(b, `,"oldPath":`)
 	b = appendString(b, v.OldPath)
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *DiffPathPairChange) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffPathPairChange) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DiffPathPairChange) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2428,7 +2045,7 @@ func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Content != nil {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendMap(b, v.Content, (*ElicitationContentValue).appendJSON); err != nil {
 			return nil, err
 		}
@@ -2437,17 +2054,11 @@ func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ElicitationAcceptAction) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2473,40 +2084,36 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Form != nil {
-		b = append(b, `,"form":`...)
-		if b, err = v.Form.appendJSON(b); err != nil {
+		b = appendName(b, `,"form":`)
+		start = len(b)
+		b, err = v.Form.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.URL != nil {
-		b = append(b, `,"url":`...)
-		if b, err = v.URL.appendJSON(b); err != nil {
+		b = appendName(b, `,"url":`)
+		start = len(b)
+		b, err = v.URL.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ElicitationCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2535,27 +2142,18 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ElicitationFormCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2591,24 +2189,18 @@ func (v ElicitationID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationRequestScope) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ElicitationRequestScope) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2646,47 +2238,32 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Type)
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	b = append(b, `,"properties":`...)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendName(b, `,"properties":`)
 	if b, err = appendMap(b, v.Properties, (*ElicitationPropertySchema).appendJSON); err != nil {
 		return nil, err
 	}
 	if v.Required != nil {
-		b = append(b, `,"required":`...)
+		b = appendName(b, `,"required":`)
 		if b, err = appendSlice(b, v.Required, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ElicitationSchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2726,26 +2303,17 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if v.ToolCallID != nil {
-		b = append(b, `,"toolCallId":`...)
-		b = appendString(b, *v.ToolCallID)
-	}
+	b = appendOptionalString(b, `,"toolCallId":`, v.ToolCallID)
 	return b, nil
-}
-
-func (v *ElicitationSessionScope) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSessionScope) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2785,27 +2353,18 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ElicitationURLCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2829,38 +2388,32 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"resource":`...)
+	b = appendName(b, `,"resource":`)
 	if b, err = v.Resource.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *EmbeddedResource) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2890,35 +2443,23 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"const":`...)
+	b = appendName(b, `,"const":`)
 	b = appendString(b, v.Const)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *EnumOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EnumOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2951,31 +2492,22 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *EnvVariable) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v EnvVariable) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3006,12 +2538,12 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Error) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"code":`...)
+	b = appendName(b, `,"code":`)
 	b = appendInt(b, v.Code)
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
 	if v.Data != nil {
-		b = append(b, `,"data":`...)
+		b = appendName(b, `,"data":`)
 		if b, err = v.Data.appendJSON(b); err != nil {
 			return nil, err
 		}
@@ -3020,17 +2552,11 @@ func (v *Error) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *Error) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Error) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3060,27 +2586,24 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Error != nil {
-		b = append(b, `,"error":`...)
-		if b, err = v.Error.appendJSON(b); err != nil {
+		b = appendName(b, `,"error":`)
+		start = len(b)
+		b, err = v.Error.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	return b, nil
 }
 
-func (v *ErrorStopReason) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3107,31 +2630,22 @@ func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *HTTPHeader) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v HTTPHeader) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3162,43 +2676,28 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Icon) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"src":`...)
+	b = appendName(b, `,"src":`)
 	b = appendString(b, v.Src)
-	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *v.MimeType)
-	}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
 	if v.Sizes != nil {
-		b = append(b, `,"sizes":`...)
+		b = appendName(b, `,"sizes":`)
 		if b, err = appendSlice(b, v.Sizes, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if v.Theme != nil {
-		b = append(b, `,"theme":`...)
-		b = appendString(b, *v.Theme)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"theme":`, v.Theme)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Icon) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Icon) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3231,42 +2730,33 @@ func (v *Icon) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	b = append(b, `,"mimeType":`...)
+	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if v.URI != nil {
-		b = append(b, `,"uri":`...)
-		b = appendString(b, *v.URI)
-	}
+	b = appendOptionalString(b, `,"uri":`, v.URI)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ImageContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ImageContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3301,35 +2791,23 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	b = append(b, `,"version":`...)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendName(b, `,"version":`)
 	b = appendString(b, v.Version)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Implementation) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Implementation) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3361,44 +2839,40 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"protocolVersion":`...)
+	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
-	b = append(b, `,"info":`...)
-	if b, err = v.Info.appendJSON(b); err != nil {
+	b = appendName(b, `,"info":`)
+	start = len(b)
+	b, err = v.Info.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	if v.Capabilities != nil {
 		member := len(b)
-		b = append(b, `,"capabilities":`...)
-		if b, err = v.Capabilities.appendJSON(b); err != nil {
+		b = appendName(b, `,"capabilities":`)
+		start = len(b)
+		b, err = v.Capabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Capabilities.defaulted {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *InitializeRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v InitializeRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3430,17 +2904,22 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"protocolVersion":`...)
+	b = appendName(b, `,"protocolVersion":`)
 	b = appendUint(b, v.ProtocolVersion)
-	b = append(b, `,"info":`...)
-	if b, err = v.Info.appendJSON(b); err != nil {
+	b = appendName(b, `,"info":`)
+	start = len(b)
+	b, err = v.Info.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	if v.Capabilities != nil {
 		member := len(b)
-		b = append(b, `,"capabilities":`...)
-		if b, err = v.Capabilities.appendJSON(b); err != nil {
+		b = appendName(b, `,"capabilities":`)
+		start = len(b)
+		b, err = v.Capabilities.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 		if v.Capabilities.defaulted {
@@ -3448,32 +2927,23 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.AuthMethods != nil {
-		b = append(b, `,"authMethods":`...)
+		b = appendName(b, `,"authMethods":`)
 		if b, err = appendSlice(b, v.AuthMethods, (*AuthMethod).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *InitializeResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3508,47 +2978,23 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.Minimum != nil {
-		b = append(b, `,"minimum":`...)
-		b = appendInt(b, *v.Minimum)
-	}
-	if v.Maximum != nil {
-		b = append(b, `,"maximum":`...)
-		b = appendInt(b, *v.Maximum)
-	}
-	if v.Default != nil {
-		b = append(b, `,"default":`...)
-		b = appendInt(b, *v.Default)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalInt(b, `,"minimum":`, v.Minimum)
+	b = appendOptionalInt(b, `,"maximum":`, v.Maximum)
+	b = appendOptionalInt(b, `,"default":`, v.Default)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *IntegerPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3583,19 +3029,10 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Cwd != nil {
-		b = append(b, `,"cwd":`...)
-		b = appendString(b, *v.Cwd)
-	}
-	if v.Cursor != nil {
-		b = append(b, `,"cursor":`...)
-		b = appendString(b, *v.Cursor)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
+	b = appendOptionalString(b, `,"cursor":`, v.Cursor)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.listSessionsRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -3604,17 +3041,11 @@ func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ListSessionsRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3643,35 +3074,23 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessions":`...)
-	if b, err = appendSlice(b, v.Sessions, (*SessionInfo).appendJSON); err != nil {
+	b = appendName(b, `,"sessions":`)
+	if b, err = appendSlice(b, v.Sessions, encodeObject[*SessionInfo]); err != nil {
 		return nil, err
 	}
-	if v.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
-		b = appendString(b, *v.NextCursor)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"nextCursor":`, v.NextCursor)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ListSessionsResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3701,29 +3120,20 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LoginAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *LoginAuthRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LoginAuthRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LoginAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3751,27 +3161,18 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LoginAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *LoginAuthResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LoginAuthResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LoginAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3796,27 +3197,18 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *LogoutAuthRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutAuthRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3841,27 +3233,18 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *LogoutAuthResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v LogoutAuthResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *LogoutAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3885,24 +3268,26 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Stdio != nil {
-		b = append(b, `,"stdio":`...)
-		if b, err = v.Stdio.appendJSON(b); err != nil {
+		b = appendName(b, `,"stdio":`)
+		start = len(b)
+		b, err = v.Stdio.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.HTTP != nil {
-		b = append(b, `,"http":`...)
-		if b, err = v.HTTP.appendJSON(b); err != nil {
+		b = appendName(b, `,"http":`)
+		start = len(b)
+		b, err = v.HTTP.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.mcpCapabilitiesMCPOverACP.appendMembers(b); err != nil {
 		return nil, err
@@ -3911,17 +3296,11 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *MCPCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3950,27 +3329,18 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPHTTPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MCPHTTPCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPHTTPCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPHTTPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3995,37 +3365,28 @@ func (v *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
 	if v.Headers != nil {
-		b = append(b, `,"headers":`...)
-		if b, err = appendSlice(b, v.Headers, (*HTTPHeader).appendJSON); err != nil {
+		b = appendName(b, `,"headers":`)
+		if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MCPServerHTTP) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4037,7 +3398,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 1
 		return true, decodeString(&v.URL, d)
 	case "headers":
-		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
+		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -4060,43 +3421,34 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"command":`...)
+	b = appendName(b, `,"command":`)
 	b = appendString(b, v.Command)
 	if v.Args != nil {
-		b = append(b, `,"args":`...)
+		b = appendName(b, `,"args":`)
 		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Env != nil {
-		b = append(b, `,"env":`...)
-		if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+		b = appendName(b, `,"env":`)
+		if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MCPServerStdio) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdio) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4108,11 +3460,11 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 1
 		return true, decodeString(&v.Command, d)
 	case "args":
-		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "env":
-		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -4135,27 +3487,18 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPStdioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MCPStdioCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPStdioCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPStdioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4202,53 +3545,32 @@ func (v MessageID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.MinItems != nil {
-		b = append(b, `,"minItems":`...)
-		b = appendUint(b, *v.MinItems)
-	}
-	if v.MaxItems != nil {
-		b = append(b, `,"maxItems":`...)
-		b = appendUint(b, *v.MaxItems)
-	}
-	b = append(b, `,"items":`...)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalUint(b, `,"minItems":`, v.MinItems)
+	b = appendOptionalUint(b, `,"maxItems":`, v.MaxItems)
+	b = appendName(b, `,"items":`)
 	if b, err = v.Items.appendJSON(b); err != nil {
 		return nil, err
 	}
 	if v.Default != nil {
-		b = append(b, `,"default":`...)
+		b = appendName(b, `,"default":`)
 		if b, err = appendSlice(b, v.Default, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MultiSelectPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4286,25 +3608,22 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCPServers != nil {
-		b = append(b, `,"mcpServers":`...)
+		b = appendName(b, `,"mcpServers":`)
 		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.newSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -4313,17 +3632,11 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *NewSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4332,11 +3645,11 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "_meta":
@@ -4359,41 +3672,32 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.AvailableCommands != nil {
-		b = append(b, `,"availableCommands":`...)
+		b = appendName(b, `,"availableCommands":`)
 		if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *NewSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4425,35 +3729,23 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"severity":`...)
+	b = appendName(b, `,"severity":`)
 	b = appendString(b, v.Severity)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Notice) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Notice) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4488,53 +3780,29 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalFloat(b, `,"minimum":`, v.Minimum); err != nil {
+		return nil, err
 	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
+	if b, err = appendOptionalFloat(b, `,"maximum":`, v.Maximum); err != nil {
+		return nil, err
 	}
-	if v.Minimum != nil {
-		b = append(b, `,"minimum":`...)
-		if b, err = appendFloat(b, *v.Minimum); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalFloat(b, `,"default":`, v.Default); err != nil {
+		return nil, err
 	}
-	if v.Maximum != nil {
-		b = append(b, `,"maximum":`...)
-		if b, err = appendFloat(b, *v.Maximum); err != nil {
-			return nil, err
-		}
-	}
-	if v.Default != nil {
-		b = append(b, `,"default":`...)
-		if b, err = appendFloat(b, *v.Default); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *NumberPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v NumberPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4569,33 +3837,24 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"optionId":`...)
+	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"kind":`...)
+	b = appendName(b, `,"kind":`)
 	b = appendString(b, v.Kind)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PermissionOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PermissionOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4640,33 +3899,24 @@ func (v PermissionOptionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	b = append(b, `,"priority":`...)
+	b = appendName(b, `,"priority":`)
 	b = appendString(b, v.Priority)
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanEntry) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanEntry) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4711,33 +3961,24 @@ func (v PlanID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"entries":`...)
-	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
+	b = appendName(b, `,"entries":`)
+	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4768,31 +4009,22 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"plan":`...)
+	b = appendName(b, `,"plan":`)
 	if b, err = v.Plan.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4820,27 +4052,18 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptAudioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PromptAudioCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptAudioCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptAudioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4864,46 +4087,44 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Image != nil {
-		b = append(b, `,"image":`...)
-		if b, err = v.Image.appendJSON(b); err != nil {
+		b = appendName(b, `,"image":`)
+		start = len(b)
+		b, err = v.Image.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Audio != nil {
-		b = append(b, `,"audio":`...)
-		if b, err = v.Audio.appendJSON(b); err != nil {
+		b = appendName(b, `,"audio":`)
+		start = len(b)
+		b, err = v.Audio.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.EmbeddedContext != nil {
-		b = append(b, `,"embeddedContext":`...)
-		if b, err = v.EmbeddedContext.appendJSON(b); err != nil {
+		b = appendName(b, `,"embeddedContext":`)
+		start = len(b)
+		b, err = v.EmbeddedContext.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PromptCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4934,27 +4155,18 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptEmbeddedContextCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PromptEmbeddedContextCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptEmbeddedContextCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptEmbeddedContextCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4979,27 +4191,18 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptImageCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PromptImageCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptImageCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptImageCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5024,33 +4227,24 @@ func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"prompt":`...)
+	b = appendName(b, `,"prompt":`)
 	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PromptRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5083,29 +4277,20 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PromptResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PromptResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5144,27 +4329,18 @@ func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReplayFromStart) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ReplayFromStart) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReplayFromStart) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReplayFromStart) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5189,45 +4365,33 @@ func (v *ReplayFromStart) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
+	b = appendOptionalString(b, `,"description":`, v.Description)
 	if v.Subject != nil {
-		b = append(b, `,"subject":`...)
+		b = appendName(b, `,"subject":`)
 		if b, err = v.Subject.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"options":`...)
-	if b, err = appendSlice(b, v.Options, (*PermissionOption).appendJSON); err != nil {
+	b = appendName(b, `,"options":`)
+	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *RequestPermissionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5267,31 +4431,22 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"outcome":`...)
+	b = appendName(b, `,"outcome":`)
 	if b, err = v.Outcome.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *RequestPermissionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5320,31 +4475,22 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Background != nil {
-		b = append(b, `,"background":`...)
+		b = appendName(b, `,"background":`)
 		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
-}
-
-func (v *RequiresActionStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5374,60 +4520,42 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
 	if v.Icons != nil {
-		b = append(b, `,"icons":`...)
-		if b, err = appendSlice(b, v.Icons, (*Icon).appendJSON); err != nil {
+		b = appendName(b, `,"icons":`)
+		if b, err = appendSlice(b, v.Icons, encodeObject[*Icon]); err != nil {
 			return nil, err
 		}
 	}
-	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *v.MimeType)
-	}
-	if v.Size != nil {
-		b = append(b, `,"size":`...)
-		b = appendUint(b, *v.Size)
-	}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	b = appendOptionalUint(b, `,"size":`, v.Size)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ResourceLink) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResourceLink) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5470,33 +4598,30 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCPServers != nil {
-		b = append(b, `,"mcpServers":`...)
+		b = appendName(b, `,"mcpServers":`)
 		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.ReplayFrom != nil {
-		b = append(b, `,"replayFrom":`...)
+		b = appendName(b, `,"replayFrom":`)
 		if b, err = v.ReplayFrom.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.resumeSessionRequestUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -5505,17 +4630,11 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ResumeSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5527,11 +4646,11 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "replayFrom":
@@ -5557,38 +4676,29 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.AvailableCommands != nil {
-		b = append(b, `,"availableCommands":`...)
+		b = appendName(b, `,"availableCommands":`)
 		if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ResumeSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5618,31 +4728,22 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Background != nil {
-		b = append(b, `,"background":`...)
+		b = appendName(b, `,"background":`)
 		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
-}
-
-func (v *RunningStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5673,29 +4774,20 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"optionId":`...)
+	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SelectedPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5723,27 +4815,18 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionAdditionalDirectoriesCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5767,36 +4850,42 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Prompt != nil {
-		b = append(b, `,"prompt":`...)
-		if b, err = v.Prompt.appendJSON(b); err != nil {
+		b = appendName(b, `,"prompt":`)
+		start = len(b)
+		b, err = v.Prompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCP != nil {
-		b = append(b, `,"mcp":`...)
-		if b, err = v.MCP.appendJSON(b); err != nil {
+		b = appendName(b, `,"mcp":`)
+		start = len(b)
+		b, err = v.MCP.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Delete != nil {
-		b = append(b, `,"delete":`...)
-		if b, err = v.Delete.appendJSON(b); err != nil {
+		b = appendName(b, `,"delete":`)
+		start = len(b)
+		b, err = v.Delete.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
-		if b, err = v.AdditionalDirectories.appendJSON(b); err != nil {
+		b = appendName(b, `,"additionalDirectories":`)
+		start = len(b)
+		b, err = v.AdditionalDirectories.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -5808,17 +4897,11 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5853,23 +4936,17 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"currentValue":`...)
+	b = appendName(b, `,"currentValue":`)
 	b = appendBool(b, v.CurrentValue)
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionConfigBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5917,9 +4994,9 @@ func (v SessionConfigID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"currentValue":`...)
+	b = appendName(b, `,"currentValue":`)
 	b = appendString(b, v.CurrentValue)
-	b = append(b, `,"options":`...)
+	b = appendName(b, `,"options":`)
 	if b, err = v.Options.appendJSON(b); err != nil {
 		return nil, err
 	}
@@ -5927,17 +5004,11 @@ func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionConfigSelect) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5966,35 +5037,26 @@ func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"groupId":`...)
+	b = appendName(b, `,"groupId":`)
 	b = appendString(b, v.GroupID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"options":`...)
-	if b, err = appendSlice(b, v.Options, (*SessionConfigSelectOption).appendJSON); err != nil {
+	b = appendName(b, `,"options":`)
+	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionConfigSelectGroup) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6007,7 +5069,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Options, func(p *[]SessionConfigSelectOption, d *decoder) error {
+		return true, decodeListField(d, &v.Options, func(p *[]SessionConfigSelectOption, d *decoder) error {
 			return checkItems(decodeItems(d, p, decodeObject[*SessionConfigSelectOption]), p, 1, -1)
 		}, defaultOnError|emptyList)
 	case "_meta":
@@ -6030,35 +5092,23 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionConfigSelectOption) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6102,27 +5152,18 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionDeleteCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6158,29 +5199,20 @@ func (v SessionID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.UpdatedAt != nil {
-		b = append(b, `,"updatedAt":`...)
-		b = appendString(b, *v.UpdatedAt)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"updatedAt":`, v.UpdatedAt)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	if b, err = v.sessionInfoUnstable.appendMembers(b); err != nil {
 		return nil, err
@@ -6189,17 +5221,11 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionInfo) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6211,7 +5237,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, defaultOnNull|emptyList)
 	case "title":
@@ -6239,19 +5265,19 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.UpdatedAt.Present {
-		b = append(b, `,"updatedAt":`...)
+		b = appendName(b, `,"updatedAt":`)
 		if b, err = appendNullable(b, &v.UpdatedAt, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -6260,17 +5286,11 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6310,29 +5330,20 @@ func (v SessionListCursor) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionNotFoundErrorData) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionNotFoundErrorData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionNotFoundErrorData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionNotFoundErrorData) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6360,31 +5371,22 @@ func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configOptions":`...)
+	b = appendName(b, `,"configOptions":`)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetSessionConfigOptionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6412,31 +5414,22 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"enum":`...)
+	b = appendName(b, `,"enum":`)
 	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *StringMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6466,67 +5459,37 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *v.Title)
-	}
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.MinLength != nil {
-		b = append(b, `,"minLength":`...)
-		b = appendUint(b, *v.MinLength)
-	}
-	if v.MaxLength != nil {
-		b = append(b, `,"maxLength":`...)
-		b = appendUint(b, *v.MaxLength)
-	}
-	if v.Pattern != nil {
-		b = append(b, `,"pattern":`...)
-		b = appendString(b, *v.Pattern)
-	}
-	if v.Format != nil {
-		b = append(b, `,"format":`...)
-		b = appendString(b, *v.Format)
-	}
-	if v.Default != nil {
-		b = append(b, `,"default":`...)
-		b = appendString(b, *v.Default)
-	}
+	b = appendOptionalString(b, `,"title":`, v.Title)
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalUint(b, `,"minLength":`, v.MinLength)
+	b = appendOptionalUint(b, `,"maxLength":`, v.MaxLength)
+	b = appendOptionalString(b, `,"pattern":`, v.Pattern)
+	b = appendOptionalString(b, `,"format":`, v.Format)
+	b = appendOptionalString(b, `,"default":`, v.Default)
 	if v.Enum != nil {
-		b = append(b, `,"enum":`...)
+		b = appendName(b, `,"enum":`)
 		if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.OneOf != nil {
-		b = append(b, `,"oneOf":`...)
-		if b, err = appendSlice(b, v.OneOf, (*EnumOption).appendJSON); err != nil {
+		b = appendName(b, `,"oneOf":`)
+		if b, err = appendSlice(b, v.OneOf, encodeObject[*EnumOption]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *StringPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6573,29 +5536,20 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *Terminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v Terminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6623,27 +5577,18 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalAuthCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6668,27 +5613,18 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalCancelCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6712,34 +5648,28 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
-		if b, err = v.Cancel.appendJSON(b); err != nil {
+		b = appendName(b, `,"cancel":`)
+		start = len(b)
+		b, err = v.Cancel.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6766,35 +5696,20 @@ func (v *TerminalCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.ExitCode != nil {
-		b = append(b, `,"exitCode":`...)
-		b = appendInt(b, *v.ExitCode)
-	}
-	if v.Signal != nil {
-		b = append(b, `,"signal":`...)
-		b = appendString(b, *v.Signal)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalInt(b, `,"exitCode":`, v.ExitCode)
+	b = appendOptionalString(b, `,"signal":`, v.Signal)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalExitStatus) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalExitStatus) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6834,29 +5749,20 @@ func (v TerminalID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutput) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalOutput) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalOutput) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalOutput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6884,31 +5790,22 @@ func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	b = append(b, `,"data":`...)
+	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalOutputChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalOutputChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalOutputChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6939,31 +5836,22 @@ func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalSize) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"cols":`...)
+	b = appendName(b, `,"cols":`)
 	b = appendUint(b, v.Cols)
-	b = append(b, `,"rows":`...)
+	b = appendName(b, `,"rows":`)
 	b = appendUint(b, v.Rows)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TerminalSize) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalSize) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6998,46 +5886,46 @@ func (v *TerminalSize) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"terminalId":`...)
+	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
 	if v.Command.Present {
-		b = append(b, `,"command":`...)
+		b = appendName(b, `,"command":`)
 		if b, err = appendNullable(b, &v.Command, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cwd.Present {
-		b = append(b, `,"cwd":`...)
+		b = appendName(b, `,"cwd":`)
 		if b, err = appendNullable(b, &v.Cwd, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Output.Present {
-		b = append(b, `,"output":`...)
-		if b, err = appendNullable(b, &v.Output, (*TerminalOutput).appendJSON); err != nil {
+		b = appendName(b, `,"output":`)
+		if b, err = appendNullable(b, &v.Output, encodeObject[*TerminalOutput]); err != nil {
 			return nil, err
 		}
 	}
 	if v.ExitStatus.Present {
-		b = append(b, `,"exitStatus":`...)
-		if b, err = appendNullable(b, &v.ExitStatus, (*TerminalExitStatus).appendJSON); err != nil {
+		b = appendName(b, `,"exitStatus":`)
+		if b, err = appendNullable(b, &v.ExitStatus, encodeObject[*TerminalExitStatus]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Size.Present {
-		b = append(b, `,"size":`...)
-		if b, err = appendNullable(b, &v.Size, (*TerminalSize).appendJSON); err != nil {
+		b = appendName(b, `,"size":`)
+		if b, err = appendNullable(b, &v.Size, encodeObject[*TerminalSize]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Capabilities.Present {
-		b = append(b, `,"capabilities":`...)
-		if b, err = appendNullable(b, &v.Capabilities, (*TerminalCapabilities).appendJSON); err != nil {
+		b = appendName(b, `,"capabilities":`)
+		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*TerminalCapabilities]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -7046,17 +5934,11 @@ func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *TerminalUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TerminalUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7096,29 +5978,20 @@ func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TextCommandInput) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"hint":`...)
+	b = appendName(b, `,"hint":`)
 	b = appendString(b, v.Hint)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TextCommandInput) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextCommandInput) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7145,36 +6018,30 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"text":`...)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
 	if v.Annotations != nil {
-		b = append(b, `,"annotations":`...)
-		if b, err = v.Annotations.appendJSON(b); err != nil {
+		b = appendName(b, `,"annotations":`)
+		start = len(b)
+		b, err = v.Annotations.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TextContent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextContent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7204,35 +6071,23 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"text":`...)
+	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *v.MimeType)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TextResourceContents) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7265,31 +6120,22 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"anyOf":`...)
-	if b, err = appendSlice(b, v.AnyOf, (*EnumOption).appendJSON); err != nil {
+	b = appendName(b, `,"anyOf":`)
+	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *TitledMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7319,27 +6165,18 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ToolCallCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallCancelCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7363,34 +6200,28 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
-		if b, err = v.Cancel.appendJSON(b); err != nil {
+		b = appendName(b, `,"cancel":`)
+		start = len(b)
+		b, err = v.Cancel.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ToolCallCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7417,33 +6248,24 @@ func (v *ToolCallCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ToolCallContentChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7485,33 +6307,21 @@ func (v ToolCallID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"path":`...)
+	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
-	if v.Line != nil {
-		b = append(b, `,"line":`...)
-		b = appendUint(b, *v.Line)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalUint(b, `,"line":`, v.Line)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ToolCallLocation) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallLocation) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7542,32 +6352,26 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallPermissionSubject) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"toolCall":`...)
-	if b, err = v.ToolCall.appendJSON(b); err != nil {
+	b = appendName(b, `,"toolCall":`)
+	start = len(b)
+	b, err = v.ToolCall.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ToolCallPermissionSubject) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallPermissionSubject) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7595,34 +6399,34 @@ func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"toolCallId":`...)
+	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
 	if v.Name.Present {
-		b = append(b, `,"name":`...)
+		b = appendName(b, `,"name":`)
 		if b, err = appendNullable(b, &v.Name, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Kind.Present {
-		b = append(b, `,"kind":`...)
+		b = appendName(b, `,"kind":`)
 		if b, err = appendNullable(b, &v.Kind, encodeString[ToolKind]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status.Present {
-		b = append(b, `,"status":`...)
+		b = appendName(b, `,"status":`)
 		if b, err = appendNullable(b, &v.Status, encodeString[ToolCallStatus]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ToolCallContent, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ToolCallContent).appendJSON)
 		}); err != nil {
@@ -7630,33 +6434,33 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Locations.Present {
-		b = append(b, `,"locations":`...)
+		b = appendName(b, `,"locations":`)
 		if b, err = appendNullable(b, &v.Locations, func(p *[]ToolCallLocation, b []byte) ([]byte, error) {
-			return appendSlice(b, *p, (*ToolCallLocation).appendJSON)
+			return appendSlice(b, *p, encodeObject[*ToolCallLocation])
 		}); err != nil {
 			return nil, err
 		}
 	}
 	if v.RawInput.Present {
-		b = append(b, `,"rawInput":`...)
+		b = appendName(b, `,"rawInput":`)
 		if b, err = appendNullable(b, &v.RawInput, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RawOutput.Present {
-		b = append(b, `,"rawOutput":`...)
+		b = appendName(b, `,"rawOutput":`)
 		if b, err = appendNullable(b, &v.RawOutput, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Capabilities.Present {
-		b = append(b, `,"capabilities":`...)
-		if b, err = appendNullable(b, &v.Capabilities, (*ToolCallCapabilities).appendJSON); err != nil {
+		b = appendName(b, `,"capabilities":`)
+		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*ToolCallCapabilities]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -7665,17 +6469,11 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7725,33 +6523,24 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnsupportedProtocolVersionErrorData) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"requested":`...)
+	b = appendName(b, `,"requested":`)
 	b = appendUint(b, v.Requested)
-	b = append(b, `,"supported":`...)
+	b = appendName(b, `,"supported":`)
 	if b, err = appendSlice(b, v.Supported, encodeUint[ProtocolVersion]); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UnsupportedProtocolVersionErrorData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnsupportedProtocolVersionErrorData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7784,33 +6573,24 @@ func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UpdateSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"update":`...)
+	b = appendName(b, `,"update":`)
 	if b, err = v.Update.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UpdateSessionNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UpdateSessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7841,37 +6621,28 @@ func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"used":`...)
+	b = appendName(b, `,"used":`)
 	b = appendUint(b, v.Used)
-	b = append(b, `,"size":`...)
+	b = appendName(b, `,"size":`)
 	b = appendUint(b, v.Size)
 	if v.Cost.Present {
-		b = append(b, `,"cost":`...)
-		if b, err = appendNullable(b, &v.Cost, (*Cost).appendJSON); err != nil {
+		b = appendName(b, `,"cost":`)
+		if b, err = appendNullable(b, &v.Cost, encodeObject[*Cost]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UsageUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UsageUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7904,10 +6675,10 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -7915,7 +6686,7 @@ func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -7924,17 +6695,11 @@ func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *UserMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UserMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {

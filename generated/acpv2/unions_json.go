@@ -36,28 +36,22 @@ func (u AgentResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *AgentResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -100,8 +94,9 @@ func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if v.ID == nil {
 		b = append(b, `null`...)
 	} else {
@@ -109,24 +104,20 @@ func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	b = appendName(b, `,"error":`)
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *AgentResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -355,40 +346,28 @@ func (u *AuthMethod) keepOther(other *AuthMethodOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodTerminalVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.AuthMethodTerminal.appendMembers(b)
-}
-
-func (v *AuthMethodTerminalVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodAgentVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"agent"`...)
+	b = appendName(b, `,"type":"agent"`)
 	return v.AuthMethodAgent.appendMembers(b)
-}
-
-func (v *AuthMethodAgentVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthMethodOther) rawObject() json.RawMessage {
@@ -397,11 +376,11 @@ func (v *AuthMethodOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
-	b = append(b, `,"methodId":`...)
+	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	return b, nil
 }
@@ -557,21 +536,15 @@ func (u *AvailableCommand) keepOther(other *AvailableCommandOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandData) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"command"`...)
+	b = appendName(b, `,"type":"command"`)
 	return v.Command.appendMembers(b)
-}
-
-func (v *AvailableCommandData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommandOther) rawObject() json.RawMessage {
@@ -580,11 +553,11 @@ func (v *AvailableCommandOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"description":`...)
+	b = appendName(b, `,"description":`)
 	b = appendString(b, v.Description)
 	return b, nil
 }
@@ -726,21 +699,15 @@ func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandInputText) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"text"`...)
+	b = appendName(b, `,"type":"text"`)
 	return v.TextCommandInput.appendMembers(b)
-}
-
-func (v *AvailableCommandInputText) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandInputText) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AvailableCommandInputOther) rawObject() json.RawMessage {
@@ -749,7 +716,7 @@ func (v *AvailableCommandInputOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AvailableCommandInputOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -888,40 +855,28 @@ var backgroundWorkUnstable = map[string]func() BackgroundWorkVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundWorkTerminal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.BackgroundTerminal.appendMembers(b)
-}
-
-func (v *BackgroundWorkTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundWorkTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundWorkToolCall) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"tool_call"`...)
+	b = appendName(b, `,"type":"tool_call"`)
 	return v.BackgroundToolCall.appendMembers(b)
-}
-
-func (v *BackgroundWorkToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundWorkToolCall) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BackgroundWorkOther) rawObject() json.RawMessage {
@@ -930,7 +885,7 @@ func (v *BackgroundWorkOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundWorkOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1013,28 +968,22 @@ func (u ClientResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ClientResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1077,8 +1026,9 @@ func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if v.ID == nil {
 		b = append(b, `null`...)
 	} else {
@@ -1086,24 +1036,20 @@ func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	b = appendName(b, `,"error":`)
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ClientResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1324,97 +1270,67 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockText) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"text"`...)
+	b = appendName(b, `,"type":"text"`)
 	return v.TextContent.appendMembers(b)
-}
-
-func (v *ContentBlockText) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockText) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockImage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"image"`...)
+	b = appendName(b, `,"type":"image"`)
 	return v.ImageContent.appendMembers(b)
-}
-
-func (v *ContentBlockImage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockAudio) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"audio"`...)
+	b = appendName(b, `,"type":"audio"`)
 	return v.AudioContent.appendMembers(b)
-}
-
-func (v *ContentBlockAudio) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockResourceLink) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource_link"`...)
+	b = appendName(b, `,"type":"resource_link"`)
 	return v.ResourceLink.appendMembers(b)
-}
-
-func (v *ContentBlockResourceLink) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockResource) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource"`...)
+	b = appendName(b, `,"type":"resource"`)
 	return v.EmbeddedResource.appendMembers(b)
-}
-
-func (v *ContentBlockResource) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ContentBlockOther) rawObject() json.RawMessage {
@@ -1423,7 +1339,7 @@ func (v *ContentBlockOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ContentBlockOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1584,40 +1500,28 @@ func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOthe
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestForm) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"form"`...)
+	b = appendName(b, `,"mode":"form"`)
 	return v.ElicitationFormMode.appendMembers(b)
-}
-
-func (v *CreateElicitationRequestForm) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestURL) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"url"`...)
+	b = appendName(b, `,"mode":"url"`)
 	return v.ElicitationURLMode.appendMembers(b)
-}
-
-func (v *CreateElicitationRequestURL) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestURL) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *CreateElicitationRequestOther) rawObject() json.RawMessage {
@@ -1630,7 +1534,7 @@ func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) 
 	if b, err = v.CreateElicitationRequestOtherFields.appendMembers(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"mode":`...)
+	b = appendName(b, `,"mode":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -1725,13 +1629,10 @@ func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ [
 // appendMembers appends the members of v, each after a comma.
 func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -1898,40 +1799,28 @@ func (u *CreateElicitationResponse) keepOther(other *CreateElicitationResponseOt
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseAccept) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"accept"`...)
+	b = appendName(b, `,"action":"accept"`)
 	return v.ElicitationAcceptAction.appendMembers(b)
-}
-
-func (v *CreateElicitationResponseAccept) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseDecline) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"decline"`...)
+	b = appendName(b, `,"action":"decline"`)
 	return b, nil
-}
-
-func (v *CreateElicitationResponseDecline) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1953,21 +1842,15 @@ func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseCancel) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"cancel"`...)
+	b = appendName(b, `,"action":"cancel"`)
 	return b, nil
-}
-
-func (v *CreateElicitationResponseCancel) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1993,7 +1876,7 @@ func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationResponseOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":`...)
+	b = appendName(b, `,"action":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2072,11 +1955,8 @@ func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ 
 // appendMembers appends the members of v, each after a comma.
 func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2190,97 +2070,67 @@ func (u *DiffChange) keepOther(other *DiffChangeOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeAdd) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"add"`...)
+	b = appendName(b, `,"operation":"add"`)
 	return v.DiffPathChange.appendMembers(b)
-}
-
-func (v *DiffChangeAdd) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeAdd) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeDelete) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"delete"`...)
+	b = appendName(b, `,"operation":"delete"`)
 	return v.DiffPathChange.appendMembers(b)
-}
-
-func (v *DiffChangeDelete) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeDelete) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeModify) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"modify"`...)
+	b = appendName(b, `,"operation":"modify"`)
 	return v.DiffPathChange.appendMembers(b)
-}
-
-func (v *DiffChangeModify) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeModify) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeMove) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"move"`...)
+	b = appendName(b, `,"operation":"move"`)
 	return v.DiffPathPairChange.appendMembers(b)
-}
-
-func (v *DiffChangeMove) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeMove) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeCopy) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"copy"`...)
+	b = appendName(b, `,"operation":"copy"`)
 	return v.DiffPathPairChange.appendMembers(b)
-}
-
-func (v *DiffChangeCopy) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeCopy) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *DiffChangeOther) rawObject() json.RawMessage {
@@ -2289,7 +2139,7 @@ func (v *DiffChangeOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffChangeOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":`...)
+	b = appendName(b, `,"operation":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2372,19 +2222,10 @@ func (v *diffChangeFields) decodeRest(d *decoder, start int64, _ []string) error
 // appendMembers appends the members of v, each after a comma.
 func (v *diffChangeFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if v.FileType != nil {
-		b = append(b, `,"fileType":`...)
-		b = appendString(b, *v.FileType)
-	}
-	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *v.MimeType)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"fileType":`, v.FileType)
+	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2577,9 +2418,12 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []stri
 
 // appendMembers appends the members of v, each after a comma.
 func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"requestedSchema":`...)
-	if b, err = v.RequestedSchema.appendJSON(b); err != nil {
+	b = appendName(b, `,"requestedSchema":`)
+	start = len(b)
+	b, err = v.RequestedSchema.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -2665,97 +2509,67 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
+	b = appendName(b, `,"type":"string"`)
 	return v.StringPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaNumber) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"number"`...)
+	b = appendName(b, `,"type":"number"`)
 	return v.NumberPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaNumber) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaInteger) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"integer"`...)
+	b = appendName(b, `,"type":"integer"`)
 	return v.IntegerPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaInteger) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
+	b = appendName(b, `,"type":"boolean"`)
 	return v.BooleanPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaArray) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"array"`...)
+	b = appendName(b, `,"type":"array"`)
 	return v.MultiSelectPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaArray) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaArray) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
@@ -2764,7 +2578,7 @@ func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationPropertySchemaOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -2923,9 +2737,9 @@ func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []strin
 
 // appendMembers appends the members of v, each after a comma.
 func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"elicitationId":`...)
+	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	b = append(b, `,"url":`...)
+	b = appendName(b, `,"url":`)
 	b = appendString(b, v.URL)
 	return b, nil
 }
@@ -2999,6 +2813,14 @@ func (u ErrorData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := u.appendJSON(*buf)
 	return encoded(buf, b, err)
+}
+
+func (v *ErrorDataUnsupportedProtocolVersion) appendJSON(b []byte) ([]byte, error) {
+	return encodeObject(&v.UnsupportedProtocolVersionErrorData, b)
+}
+
+func (v *ErrorDataSessionNotFound) appendJSON(b []byte) ([]byte, error) {
+	return encodeObject(&v.SessionNotFoundErrorData, b)
 }
 
 func (v *ErrorDataOther) appendJSON(b []byte) ([]byte, error) {
@@ -3177,21 +2999,15 @@ func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateEndTurn) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"end_turn"`...)
+	b = appendName(b, `,"stopReason":"end_turn"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateEndTurn) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateEndTurn) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3213,21 +3029,15 @@ func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateMaxTokens) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_tokens"`...)
+	b = appendName(b, `,"stopReason":"max_tokens"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateMaxTokens) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTokens) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3249,21 +3059,15 @@ func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateMaxTurnRequests) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_turn_requests"`...)
+	b = appendName(b, `,"stopReason":"max_turn_requests"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateMaxTurnRequests) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTurnRequests) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3285,21 +3089,15 @@ func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateRefusal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"refusal"`...)
+	b = appendName(b, `,"stopReason":"refusal"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateRefusal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateRefusal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3321,21 +3119,15 @@ func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"cancelled"`...)
+	b = appendName(b, `,"stopReason":"cancelled"`)
 	return b, nil
-}
-
-func (v *IdleStateUpdateCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3357,21 +3149,15 @@ func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateError) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"error"`...)
+	b = appendName(b, `,"stopReason":"error"`)
 	return v.ErrorStopReason.appendMembers(b)
-}
-
-func (v *IdleStateUpdateError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3379,17 +3165,11 @@ func (*IdleStateUpdateNone) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *IdleStateUpdateNone) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateNone) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3415,7 +3195,7 @@ func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *IdleStateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":`...)
+	b = appendName(b, `,"stopReason":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3499,16 +3279,13 @@ func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) 
 func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Background != nil {
-		b = append(b, `,"background":`...)
+		b = appendName(b, `,"background":`)
 		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return v.idleStateUpdateEndTurnTokenUsage.appendMembers(b)
 }
@@ -3594,40 +3371,28 @@ var mcpServerUnstable = map[string]func() MCPServerVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerHTTPVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"http"`...)
+	b = appendName(b, `,"type":"http"`)
 	return v.MCPServerHTTP.appendMembers(b)
-}
-
-func (v *MCPServerHTTPVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerStdioVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"stdio"`...)
+	b = appendName(b, `,"type":"stdio"`)
 	return v.MCPServerStdio.appendMembers(b)
-}
-
-func (v *MCPServerStdioVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerOther) rawObject() json.RawMessage {
@@ -3636,7 +3401,7 @@ func (v *MCPServerOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3779,21 +3544,15 @@ func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
+	b = appendName(b, `,"type":"string"`)
 	return v.StringMultiSelectItems.appendMembers(b)
-}
-
-func (v *MultiSelectItemsString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3801,17 +3560,11 @@ func (v *MultiSelectItemsTitled) appendMembers(b []byte) ([]byte, error) {
 	return v.TitledMultiSelectItems.appendMembers(b)
 }
 
-func (v *MultiSelectItemsTitled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsTitled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
@@ -3820,7 +3573,7 @@ func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -3971,21 +3724,15 @@ var planUpdateContentUnstable = map[string]func() PlanUpdateContentVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"items"`...)
+	b = appendName(b, `,"type":"items"`)
 	return v.PlanItems.appendMembers(b)
-}
-
-func (v *PlanUpdateContentItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
@@ -3994,9 +3741,9 @@ func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
 	return b, nil
 }
@@ -4132,21 +3879,15 @@ func (u *ReplayFrom) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ReplayFromStartVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"start"`...)
+	b = appendName(b, `,"type":"start"`)
 	return v.ReplayFromStart.appendMembers(b)
-}
-
-func (v *ReplayFromStartVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ReplayFromStartVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ReplayFromOther) rawObject() json.RawMessage {
@@ -4155,7 +3896,7 @@ func (v *ReplayFromOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ReplayFromOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -4340,40 +4081,28 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"cancelled"`...)
+	b = appendName(b, `,"outcome":"cancelled"`)
 	return v.CancelledPermissionOutcome.appendMembers(b)
-}
-
-func (v *RequestPermissionOutcomeCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeSelected) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"selected"`...)
+	b = appendName(b, `,"outcome":"selected"`)
 	return v.SelectedPermissionOutcome.appendMembers(b)
-}
-
-func (v *RequestPermissionOutcomeSelected) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
@@ -4382,7 +4111,7 @@ func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionOutcomeOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":`...)
+	b = appendName(b, `,"outcome":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -4514,40 +4243,28 @@ func (u *RequestPermissionSubject) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionSubjectToolCall) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"tool_call"`...)
+	b = appendName(b, `,"type":"tool_call"`)
 	return v.ToolCallPermissionSubject.appendMembers(b)
-}
-
-func (v *RequestPermissionSubjectToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionSubjectToolCall) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionSubjectCommand) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"command"`...)
+	b = appendName(b, `,"type":"command"`)
 	return v.CommandPermissionSubject.appendMembers(b)
-}
-
-func (v *RequestPermissionSubjectCommand) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionSubjectCommand) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *RequestPermissionSubjectOther) rawObject() json.RawMessage {
@@ -4556,7 +4273,7 @@ func (v *RequestPermissionSubjectOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *RequestPermissionSubjectOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -4717,40 +4434,28 @@ func (u *SessionConfigOption) keepOther(other *SessionConfigOptionOther) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionSelect) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"select"`...)
+	b = appendName(b, `,"type":"select"`)
 	return v.SessionConfigSelect.appendMembers(b)
-}
-
-func (v *SessionConfigOptionSelect) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
+	b = appendName(b, `,"type":"boolean"`)
 	return v.SessionConfigBoolean.appendMembers(b)
-}
-
-func (v *SessionConfigOptionBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
@@ -4759,7 +4464,7 @@ func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -4861,23 +4566,14 @@ func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []stri
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"configId":`...)
+	b = appendName(b, `,"configId":`)
 	b = appendString(b, v.ConfigID)
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.Category != nil {
-		b = append(b, `,"category":`...)
-		b = appendString(b, *v.Category)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalString(b, `,"description":`, v.Description)
+	b = appendOptionalString(b, `,"category":`, v.Category)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -4897,11 +4593,11 @@ func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 }
 
 func (v SessionConfigSelectOptionsUngrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectOption(v), (*SessionConfigSelectOption).appendJSON)
+	return appendSlice(b, []SessionConfigSelectOption(v), encodeObject[*SessionConfigSelectOption])
 }
 
 func (v SessionConfigSelectOptionsGrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectGroup(v), (*SessionConfigSelectGroup).appendJSON)
+	return appendSlice(b, []SessionConfigSelectGroup(v), encodeObject[*SessionConfigSelectGroup])
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -5060,121 +4756,85 @@ var sessionUpdateUnstable = map[string]func() SessionUpdateVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUserMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"user_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"user_message_chunk"`)
 	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateUserMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUserMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"user_message"`...)
+	b = appendName(b, `,"sessionUpdate":"user_message"`)
 	return v.UserMessage.appendMembers(b)
-}
-
-func (v *SessionUpdateUserMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUserMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_message_chunk"`)
 	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_message"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_message"`)
 	return v.AgentMessage.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentThoughtChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_thought_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_thought_chunk"`)
 	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentThoughtChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAgentThought) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_thought"`...)
+	b = appendName(b, `,"sessionUpdate":"agent_thought"`)
 	return v.AgentThought.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentThought) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentThought) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateStateUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"state_update"`...)
+	b = appendName(b, `,"sessionUpdate":"state_update"`)
 	return v.StateUpdate.appendMembers(b)
 }
 
@@ -5196,230 +4856,158 @@ func (v SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call_content_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"tool_call_content_chunk"`)
 	return v.ToolCallContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateToolCallContentChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCallContentChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call_update"`...)
+	b = appendName(b, `,"sessionUpdate":"tool_call_update"`)
 	return v.ToolCallUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateTerminalUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"terminal_update"`...)
+	b = appendName(b, `,"sessionUpdate":"terminal_update"`)
 	return v.TerminalUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateTerminalUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateTerminalUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateTerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"terminal_output_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"terminal_output_chunk"`)
 	return v.TerminalOutputChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateTerminalOutputChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateTerminalOutputChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_update"`...)
+	b = appendName(b, `,"sessionUpdate":"plan_update"`)
 	return v.PlanUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdatePlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateAvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"available_commands_update"`...)
+	b = appendName(b, `,"sessionUpdate":"available_commands_update"`)
 	return v.AvailableCommandsUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateAvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"config_option_update"`...)
+	b = appendName(b, `,"sessionUpdate":"config_option_update"`)
 	return v.ConfigOptionUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_info_update"`...)
+	b = appendName(b, `,"sessionUpdate":"session_info_update"`)
 	return v.SessionInfoUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateUsageUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"usage_update"`...)
+	b = appendName(b, `,"sessionUpdate":"usage_update"`)
 	return v.UsageUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateUsageUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateNotice) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"notice"`...)
+	b = appendName(b, `,"sessionUpdate":"notice"`)
 	return v.Notice.appendMembers(b)
-}
-
-func (v *SessionUpdateNotice) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCompactionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_update"`...)
+	b = appendName(b, `,"sessionUpdate":"compaction_update"`)
 	return v.CompactionUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateCompactionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateCompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_summary_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"compaction_summary_chunk"`)
 	return v.CompactionSummaryChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateCompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionUpdateOther) rawObject() json.RawMessage {
@@ -5428,7 +5016,7 @@ func (v *SessionUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":`...)
+	b = appendName(b, `,"sessionUpdate":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -5589,23 +5177,17 @@ func (u *SetSessionConfigOptionRequest) keepOther(other *SetSessionConfigOptionR
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestID) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"id"`...)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"type":"id"`)
+	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
 	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestID) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestID) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestID) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5642,23 +5224,17 @@ func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"type":"boolean"`)
+	b = appendName(b, `,"value":`)
 	b = appendBool(b, v.Value)
 	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5700,9 +5276,9 @@ func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestOther) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
-	b = append(b, `,"value":`...)
+	b = appendName(b, `,"value":`)
 	if b, err = appendRaw(b, v.Value); err != nil {
 		return nil, err
 	}
@@ -5808,15 +5384,12 @@ func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64
 // appendMembers appends the members of v, each after a comma.
 func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"configId":`...)
+	b = appendName(b, `,"configId":`)
 	b = appendString(b, v.ConfigID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -5912,26 +5485,20 @@ var stateUpdateUnstable = map[string]func() StateUpdateVariant{}
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateRunning) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"running"`...)
+	b = appendName(b, `,"state":"running"`)
 	return v.RunningStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateRunning) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateIdle) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"idle"`...)
+	b = appendName(b, `,"state":"idle"`)
 	return v.IdleStateUpdate.appendMembers(b)
 }
 
@@ -5953,21 +5520,15 @@ func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateRequiresAction) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"requires_action"`...)
+	b = appendName(b, `,"state":"requires_action"`)
 	return v.RequiresActionStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateRequiresAction) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *StateUpdateOther) rawObject() json.RawMessage {
@@ -5976,7 +5537,7 @@ func (v *StateUpdateOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }
@@ -6110,59 +5671,41 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"content"`...)
+	b = appendName(b, `,"type":"content"`)
 	return v.Content.appendMembers(b)
-}
-
-func (v *ToolCallContentData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentDiff) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"diff"`...)
+	b = appendName(b, `,"type":"diff"`)
 	return v.Diff.appendMembers(b)
-}
-
-func (v *ToolCallContentDiff) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentTerminal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
+	b = appendName(b, `,"type":"terminal"`)
 	return v.Terminal.appendMembers(b)
-}
-
-func (v *ToolCallContentTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ToolCallContentOther) rawObject() json.RawMessage {
@@ -6171,7 +5714,7 @@ func (v *ToolCallContentOther) rawObject() json.RawMessage {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
+	b = appendName(b, `,"type":`)
 	b = appendString(b, v.Tag)
 	return b, nil
 }

@@ -16,29 +16,20 @@ import (
 // appendMembers appends the members of v, each after a comma.
 func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ArchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ArchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -66,27 +57,18 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ArchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -111,45 +93,24 @@ func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"label":`...)
+	b = appendName(b, `,"label":`)
 	b = appendString(b, v.Label)
-	if v.Active != nil {
-		b = append(b, `,"active":`...)
-		b = appendBool(b, *v.Active)
-	}
-	if v.Name != nil {
-		b = append(b, `,"name":`...)
-		b = appendString(b, *v.Name)
-	}
-	if v.Email != nil {
-		b = append(b, `,"email":`...)
-		b = appendString(b, *v.Email)
-	}
-	if v.Organization != nil {
-		b = append(b, `,"organization":`...)
-		b = appendString(b, *v.Organization)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	b = appendOptionalBool(b, `,"active":`, v.Active)
+	b = appendOptionalString(b, `,"name":`, v.Name)
+	b = appendOptionalString(b, `,"email":`, v.Email)
+	b = appendOptionalString(b, `,"organization":`, v.Organization)
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthAccount) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthAccount) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -196,27 +157,18 @@ func (v AuthState) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -241,27 +193,18 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -286,35 +229,26 @@ func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+		b = appendName(b, `,"accounts":`)
+		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -344,35 +278,26 @@ func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"state":`...)
+	b = appendName(b, `,"state":`)
 	b = appendString(b, v.State)
 	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+		b = appendName(b, `,"accounts":`)
+		if b, err = appendSlice(b, v.Accounts, encodeObject[*AuthAccount]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *AuthStatusUpdateNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -402,29 +327,20 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundSubagent) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *BackgroundSubagent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundSubagent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -451,12 +367,15 @@ func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
 	if v.Params != nil {
-		b = append(b, `,"params":`...)
-		if b, err = v.Params.appendJSON(b); err != nil {
+		b = appendName(b, `,"params":`)
+		start = len(b)
+		b, err = v.Params.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -464,17 +383,11 @@ func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *ProxyNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -502,33 +415,24 @@ func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ProxyRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -581,28 +485,22 @@ func (u ProxyResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if b, err = v.ID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ProxyResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -645,8 +543,9 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"id":`...)
+	b = appendName(b, `,"id":`)
 	if v.ID == nil {
 		b = append(b, `null`...)
 	} else {
@@ -654,24 +553,20 @@ func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	b = appendName(b, `,"error":`)
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (v *ProxyResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -815,35 +710,23 @@ func (u *ProxyResponseID) decodeRest(d *decoder, start int64, _ []string) error 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ProxySuccessorNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -873,35 +756,23 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ProxySuccessorRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -931,27 +802,18 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionArchiveCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -987,27 +849,18 @@ func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1032,34 +885,34 @@ func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
 	if v.SenderSessionID.Present {
-		b = append(b, `,"senderSessionId":`...)
+		b = appendName(b, `,"senderSessionId":`)
 		if b, err = appendNullable(b, &v.SenderSessionID, encodeString[SessionID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RecipientSessionID.Present {
-		b = append(b, `,"recipientSessionId":`...)
+		b = appendName(b, `,"recipientSessionId":`)
 		if b, err = appendNullable(b, &v.RecipientSessionID, encodeString[SessionID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.SenderMessageID.Present {
-		b = append(b, `,"senderMessageId":`...)
+		b = appendName(b, `,"senderMessageId":`)
 		if b, err = appendNullable(b, &v.SenderMessageID, encodeString[MessageID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.RecipientMessageID.Present {
-		b = append(b, `,"recipientMessageId":`...)
+		b = appendName(b, `,"recipientMessageId":`)
 		if b, err = appendNullable(b, &v.RecipientMessageID, encodeString[MessageID]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Content.Present {
-		b = append(b, `,"content":`...)
+		b = appendName(b, `,"content":`)
 		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, (*ContentBlock).appendJSON)
 		}); err != nil {
@@ -1067,7 +920,7 @@ func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1076,17 +929,11 @@ func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1126,33 +973,24 @@ func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"messageId":`...)
+	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1194,27 +1032,18 @@ func (v SessionStatus) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1239,29 +1068,20 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1289,35 +1109,26 @@ func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"status":`...)
+	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
 	if v.State != nil {
-		b = append(b, `,"state":`...)
+		b = appendName(b, `,"state":`)
 		if b, err = v.State.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionStatusResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1346,34 +1157,28 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Mode != nil {
-		b = append(b, `,"mode":`...)
-		if b, err = v.Mode.appendJSON(b); err != nil {
+		b = appendName(b, `,"mode":`)
+		start = len(b)
+		b, err = v.Mode.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionSystemPromptCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1399,34 +1204,28 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Override != nil {
-		b = append(b, `,"override":`...)
-		if b, err = v.Override.appendJSON(b); err != nil {
+		b = appendName(b, `,"override":`)
+		start = len(b)
+		b, err = v.Override.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionSystemPromptModeCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1453,27 +1252,18 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionSystemPromptOverrideCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1498,27 +1288,18 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionTitleCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1543,31 +1324,22 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetSessionTitleRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionTitleRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1598,29 +1370,20 @@ func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"title":`...)
+	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SetSessionTitleResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionTitleResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1647,34 +1410,28 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
-		if b, err = v.Cancel.appendJSON(b); err != nil {
+		b = appendName(b, `,"cancel":`)
+		start = len(b)
+		b, err = v.Cancel.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SubagentSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1701,40 +1458,40 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.Title.Present {
-		b = append(b, `,"title":`...)
+		b = appendName(b, `,"title":`)
 		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Description.Present {
-		b = append(b, `,"description":`...)
+		b = appendName(b, `,"description":`)
 		if b, err = appendNullable(b, &v.Description, encodeString[string]); err != nil {
 			return nil, err
 		}
 	}
 	if v.Capabilities.Present {
-		b = append(b, `,"capabilities":`...)
-		if b, err = appendNullable(b, &v.Capabilities, (*SubagentSessionCapabilities).appendJSON); err != nil {
+		b = appendName(b, `,"capabilities":`)
+		if b, err = appendNullable(b, &v.Capabilities, encodeObject[*SubagentSessionCapabilities]); err != nil {
 			return nil, err
 		}
 	}
 	if v.State.Present {
-		b = append(b, `,"state":`...)
+		b = appendName(b, `,"state":`)
 		if b, err = appendNullable(b, &v.State, (*StateUpdate).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.Cwd.Present {
-		b = append(b, `,"cwd":`...)
+		b = appendName(b, `,"cwd":`)
 		if b, err = appendNullable(b, &v.Cwd, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.AdditionalDirectories.Present {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendNullable(b, &v.AdditionalDirectories, func(p *[]AbsolutePath, b []byte) ([]byte, error) {
 			return appendSlice(b, *p, encodeString[AbsolutePath])
 		}); err != nil {
@@ -1742,7 +1499,7 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
+		b = appendName(b, `,"_meta":`)
 		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
@@ -1751,17 +1508,11 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (v *SubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1803,29 +1554,20 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UnarchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnarchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1853,27 +1595,18 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *UnarchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1899,31 +1632,22 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Background != nil {
-		b = append(b, `,"background":`...)
+		b = appendName(b, `,"background":`)
 		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
-}
-
-func (v *UnknownStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1961,10 +1685,13 @@ func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, se
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
+		b = appendName(b, `,"status":`)
+		start = len(b)
+		b, err = v.Status.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -1981,10 +1708,7 @@ func (v *listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen
 
 // appendMembers appends the members of v, each after a comma.
 func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
-		b = appendString(b, *v.Archived)
-	}
+	b = appendOptionalString(b, `,"archived":`, v.Archived)
 	return b, nil
 }
 
@@ -1998,10 +1722,13 @@ func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *
 
 // appendMembers appends the members of v, each after a comma.
 func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		b = appendName(b, `,"systemPrompt":`)
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2018,10 +1745,13 @@ func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, see
 
 // appendMembers appends the members of v, each after a comma.
 func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		b = appendName(b, `,"systemPrompt":`)
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2044,28 +1774,37 @@ func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		b = appendName(b, `,"systemPrompt":`)
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Archive != nil {
-		b = append(b, `,"archive":`...)
-		if b, err = v.Archive.appendJSON(b); err != nil {
+		b = appendName(b, `,"archive":`)
+		start = len(b)
+		b, err = v.Archive.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Status != nil {
-		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
+		b = appendName(b, `,"status":`)
+		start = len(b)
+		b, err = v.Status.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
 	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		if b, err = v.Title.appendJSON(b); err != nil {
+		b = appendName(b, `,"title":`)
+		start = len(b)
+		b, err = v.Title.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -2082,30 +1821,21 @@ func (v *sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
-	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
-		b = appendBool(b, *v.Archived)
-	}
+	b = appendOptionalBool(b, `,"archived":`, v.Archived)
 	return b, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *BackgroundWorkSubagent) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"subagent"`...)
+	b = appendName(b, `,"type":"subagent"`)
 	return v.BackgroundSubagent.appendMembers(b)
-}
-
-func (v *BackgroundWorkSubagent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundWorkSubagent) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {
@@ -2116,59 +1846,41 @@ func init() {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSubagentUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"subagent_update"`...)
+	b = appendName(b, `,"sessionUpdate":"subagent_update"`)
 	return v.SubagentUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateSubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message"`...)
+	b = appendName(b, `,"sessionUpdate":"session_message"`)
 	return v.SessionMessage.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdateSessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message_chunk"`...)
+	b = appendName(b, `,"sessionUpdate":"session_message_chunk"`)
 	return v.SessionMessageChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessageChunk) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {
@@ -2185,21 +1897,15 @@ func init() {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *StateUpdateUnknown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"unknown"`...)
+	b = appendName(b, `,"state":"unknown"`)
 	return v.UnknownStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateUnknown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateUnknown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {

@@ -16,27 +16,18 @@ import (
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPACPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MCPACPCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPACPCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPACPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -61,30 +52,21 @@ func (v *MCPACPCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPError) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"code":`...)
+	b = appendName(b, `,"code":`)
 	b = appendInt(b, v.Code)
-	b = append(b, `,"message":`...)
+	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
-	if len(v.Data) != 0 {
-		b = append(b, `,"data":`...)
-		if b, err = appendRaw(b, v.Data); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"data":`, v.Data); err != nil {
+		return nil, err
 	}
 	return appendExtra(b, v.Extra)
-}
-
-func (v *MCPError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -144,31 +126,22 @@ func (v MCPRequestID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerACP) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"name":`...)
+	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
-	b = append(b, `,"serverId":`...)
+	b = appendName(b, `,"serverId":`)
 	b = appendString(b, v.ServerID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MCPServerACP) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerACP) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -210,39 +183,27 @@ func (v MCPServerACPID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"serverId":`...)
+	b = appendName(b, `,"serverId":`)
 	b = appendString(b, v.ServerID)
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	b = appendString(b, v.RequestID)
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MessageMCPNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPNotification) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -278,39 +239,27 @@ func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"serverId":`...)
+	b = appendName(b, `,"serverId":`)
 	b = appendString(b, v.ServerID)
-	b = append(b, `,"requestId":`...)
+	b = appendName(b, `,"requestId":`)
 	b = appendString(b, v.RequestID)
-	b = append(b, `,"method":`...)
+	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
+		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *MessageMCPRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -368,30 +317,21 @@ func (u MessageMCPResponse) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPResponseResult) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"result":`...)
+	b = appendName(b, `,"result":`)
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
-}
-
-func (v *MessageMCPResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPResponseResult) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MessageMCPResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -430,31 +370,25 @@ func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
+	b = appendName(b, `,"error":`)
+	start = len(b)
+	b, err = v.Error.appendMembers(b)
+	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	return b, nil
-}
-
-func (v *MessageMCPResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPResponseError) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -536,10 +470,13 @@ func (v *mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *
 
 // appendMembers appends the members of v, each after a comma.
 func (v *mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.ACP != nil {
-		b = append(b, `,"acp":`...)
-		if b, err = v.ACP.appendJSON(b); err != nil {
+		b = appendName(b, `,"acp":`)
+		start = len(b)
+		b, err = v.ACP.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
@@ -548,21 +485,15 @@ func (v *mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerACPVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"acp"`...)
+	b = appendName(b, `,"type":"acp"`)
 	return v.MCPServerACP.appendMembers(b)
-}
-
-func (v *MCPServerACPVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerACPVariant) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {

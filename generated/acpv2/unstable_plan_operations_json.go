@@ -13,31 +13,22 @@ import "encoding/json"
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"uri":`...)
+	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanFile) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -68,31 +59,22 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanMarkdown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -123,29 +105,20 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"planId":`...)
+	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *PlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanRemoved) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -172,40 +145,28 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentFile) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"file"`...)
+	b = appendName(b, `,"type":"file"`)
 	return v.PlanFile.appendMembers(b)
-}
-
-func (v *PlanUpdateContentFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanUpdateContentMarkdown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"markdown"`...)
+	b = appendName(b, `,"type":"markdown"`)
 	return v.PlanMarkdown.appendMembers(b)
-}
-
-func (v *PlanUpdateContentMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentMarkdown) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {
@@ -219,21 +180,15 @@ func init() {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionUpdatePlanRemoved) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_removed"`...)
+	b = appendName(b, `,"sessionUpdate":"plan_removed"`)
 	return v.PlanRemoved.appendMembers(b)
-}
-
-func (v *SessionUpdatePlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanRemoved) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func init() {

@@ -12,50 +12,44 @@ import "encoding/json"
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
+	b = appendName(b, `,"cwd":`)
 	b = appendString(b, v.Cwd)
 	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
+		b = appendName(b, `,"additionalDirectories":`)
 		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
 			return nil, err
 		}
 	}
 	if v.MCPServers != nil {
-		b = append(b, `,"mcpServers":`...)
+		b = appendName(b, `,"mcpServers":`)
 		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+		b = appendName(b, `,"systemPrompt":`)
+		start = len(b)
+		b, err = v.SystemPrompt.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ForkSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ForkSessionRequest) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -67,11 +61,11 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "systemPrompt":
@@ -96,41 +90,32 @@ func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"sessionId":`...)
+	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
 	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
+		b = appendName(b, `,"configOptions":`)
 		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 			return nil, err
 		}
 	}
 	if v.AvailableCommands != nil {
-		b = append(b, `,"availableCommands":`...)
+		b = appendName(b, `,"availableCommands":`)
 		if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *ForkSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v ForkSessionResponse) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -162,27 +147,18 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionForkCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SessionForkCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SessionForkCapabilities) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -207,33 +183,24 @@ func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SystemPrompt) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `,"mode":`...)
+	b = appendName(b, `,"mode":`)
 	b = appendString(b, v.Mode)
-	b = append(b, `,"content":`...)
+	b = appendName(b, `,"content":`)
 	if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
-func (v *SystemPrompt) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
 // MarshalJSON encodes the value with its generated encoder.
 func (v SystemPrompt) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
+	b, err := v.appendMembers(*buf)
+	return encodedObject(buf, b, err)
 }
 
 func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -284,10 +251,13 @@ func (v *sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, s
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error) {
+	var start int
 	var err error
 	if v.Fork != nil {
-		b = append(b, `,"fork":`...)
-		if b, err = v.Fork.appendJSON(b); err != nil {
+		b = appendName(b, `,"fork":`)
+		start = len(b)
+		b, err = v.Fork.appendMembers(b)
+		if b, err = closeObject(b, start, err); err != nil {
 			return nil, err
 		}
 	}

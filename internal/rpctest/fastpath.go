@@ -20,6 +20,21 @@ import (
 // build leaves out.
 func FastPath(t *testing.T, fast func(v any) bool, constructors ...func(method string) any) {
 	t.Helper()
+	fastPath(t, "decodes through encoding/json, not its generated decoder", fast, constructors)
+}
+
+// EncodeFastPath is FastPath for the encoders: fast tells whether the
+// message layer writes a value the constructors return with the package's
+// generated encoder rather than with encoding/json.
+func EncodeFastPath(t *testing.T, fast func(v any) bool, constructors ...func(method string) any) {
+	t.Helper()
+	fastPath(t, "encodes through encoding/json, not its generated encoder", fast, constructors)
+}
+
+// fastPath checks fast on every value the constructors return, reporting
+// one that is not with failure.
+func fastPath(t *testing.T, failure string, fast func(v any) bool, constructors []func(method string) any) {
+	t.Helper()
 	methods := methodConstants(t)
 	checked := 0
 	for _, m := range methods {
@@ -30,7 +45,7 @@ func FastPath(t *testing.T, fast func(v any) bool, constructors ...func(method s
 			}
 			checked++
 			if !fast(v) {
-				t.Errorf("%s: %T decodes through encoding/json, not its generated decoder", m, v)
+				t.Errorf("%s: %T %s", m, v, failure)
 			}
 		}
 	}
