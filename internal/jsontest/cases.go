@@ -54,20 +54,7 @@ func RunCases[T any](t *testing.T, cases []Case[T]) {
 			} else if !reflect.DeepEqual(got, c.Want) {
 				t.Errorf("decode %s\n got  %s\n want %s", c.In, Show(got), Show(c.Want))
 			}
-			enc := c.Enc
-			if c.Valid {
-				enc = c.In
-			}
-			if enc == "" {
-				return
-			}
-			b, err := json.Marshal(got)
-			if err != nil {
-				t.Fatalf("decode %s\n re-encoding %s fails: %v", c.In, Show(got), err)
-			}
-			if !Same(b, []byte(enc)) {
-				t.Errorf("decode %s\n re-encoded as %s\n want         %s", c.In, b, enc)
-			}
+			checkEncoding(t, c.In, got, c.Enc, c.Valid, false)
 		})
 	}
 }
@@ -88,6 +75,26 @@ func assertCaseError[T any](t *testing.T, c Case[T], got T, err error) {
 		} else if te.Field != c.Field {
 			t.Errorf("decode %s\n got error Field %q, want %q (error %q)", c.In, te.Field, c.Field, err)
 		}
+	}
+}
+
+// checkEncoding checks that got, decoded from in, encodes as enc, or as in
+// when valid (nothing to check when neither is set): as the same JSON, or
+// byte for byte when exact.
+func checkEncoding(t *testing.T, in string, got any, enc string, valid, exact bool) {
+	t.Helper()
+	if valid {
+		enc = in
+	}
+	if enc == "" {
+		return
+	}
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatalf("decode %s\n re-encoding %s fails: %v", in, Show(got), err)
+	}
+	if exact && string(b) != enc || !Same(b, []byte(enc)) {
+		t.Errorf("decode %s\n re-encoded as %s\n want         %s", in, b, enc)
 	}
 }
 

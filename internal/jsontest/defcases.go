@@ -53,20 +53,7 @@ func RunDefCases(t *testing.T, defs Definitions, def string, cases []DefCase) {
 				t.Fatalf("decode %s\n got error %q, want none", c.In, err)
 			}
 			AssertShape(t, got, c.Want)
-			enc := c.Enc
-			if c.Valid {
-				enc = c.In
-			}
-			if enc == "" {
-				return
-			}
-			b, err := json.Marshal(got)
-			if err != nil {
-				t.Fatalf("decode %s\n re-encoding %s fails: %v", c.In, Show(got), err)
-			}
-			if c.Exact && string(b) != enc || !Same(b, []byte(enc)) {
-				t.Errorf("decode %s\n re-encoded as %s\n want         %s", c.In, b, enc)
-			}
+			checkEncoding(t, c.In, got, c.Enc, c.Valid, c.Exact)
 		})
 	}
 }
