@@ -89,6 +89,11 @@ func TestBehindHAProxy(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			a := listen(t, exec.Command(agent, "-listen", "127.0.0.1:0"))
 			b := listen(t, exec.Command(agent, "-listen", "127.0.0.1:0"))
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("backend a:\n%s\nbackend b:\n%s", a.output(), b.output())
+				}
+			})
 			lb := startBalancer(t, a, b)
 			if p.name == "http" {
 				checkCookiesNeeded(t, lb)

@@ -31,18 +31,24 @@ func serve(w io.Writer, r io.Reader) error {
 		acprouter.NewRoute(1, func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
 			if *bridge {
 				v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
-				b := convert.NewBridge(v2, w, r, convert.BridgeOptions{Undeliverable: undeliverable})
-				v2.conn = b.V2()
+				b := convert.NewBridgeFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
+					v2.conn = c
+					return v2
+				}, w, r, convert.BridgeOptions{Undeliverable: undeliverable})
 				return b.V1()
 			}
-			a := newAgent()
-			a.conn = acpv1.NewAgentSideConnection(a, w, r)
-			return a.conn
+			return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
+				a := newAgent()
+				a.conn = c
+				return a
+			}, w, r)
 		}, convert.InitializeForV1),
 		acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
 			v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
-			v2.conn = acpv2.NewAgentSideConnection(v2, w, r)
-			return v2.conn
+			return acpv2.NewAgentSideConnectionFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
+				v2.conn = c
+				return v2
+			}, w, r)
 		}, convert.InitializeForV2))
 	if err != nil {
 		return err

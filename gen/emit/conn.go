@@ -115,10 +115,6 @@ func optionalInterface(f *jen.File, s *ir.Side, m *ir.Method) {
 	type AgentSideConnection struct {
 		*connection
 	}
-
-	func NewAgentSideConnection(agent Agent, w io.Writer, r io.Reader, opts ...ConnOption) *AgentSideConnection {
-		return &AgentSideConnection{newConnection(agent, agentRequests, agentNotifications, w, r, opts)}
-	}
 */
 func (e *emitter) connType(f *jen.File, s *ir.Side) {
 	peer := s.Peer.Name
@@ -126,7 +122,33 @@ func (e *emitter) connType(f *jen.File, s *ir.Side) {
 	f.Comment(fmt.Sprintf("methods call the %s's. Calls may be made from any goroutine.", peer))
 	f.Type().Id(s.Conn).Struct(jen.Op("*").Id("connection"))
 	f.Line()
-	impl := s.Name
+	connConstructors(f, s)
+}
+
+/*
+	func NewAgentSideConnection(agent Agent, w io.Writer, r io.Reader, opts ...ConnOption) *AgentSideConnection {
+		c := &AgentSideConnection{newConnection(agentRequests, agentNotifications, w, r, opts)}
+		c.start(agent)
+		return c
+	}
+
+	func NewAgentSideConnectionFunc(newAgent func(*AgentSideConnection) Agent, w io.Writer, r io.Reader, opts ...ConnOption) *AgentSideConnection {
+		c := &AgentSideConnection{newConnection(agentRequests, agentNotifications, w, r, opts)}
+		c.start(newAgent(c))
+		return c
+	}
+*/
+func connConstructors(f *jen.File, s *ir.Side) {
+	peer, impl, newImpl := s.Peer.Name, s.Name, "new"+s.GoName
+	body := func(impl jen.Code) *jen.Statement {
+		return jen.Block(
+			jen.Id("c").Op(":=").Op("&").Id(s.Conn).Values(jen.Id("newConnection").Call(
+				jen.Id(routes(s, ir.Request)), jen.Id(routes(s, ir.Notification)), jen.Id("w"), jen.Id("r"), jen.Id("opts"))),
+			jen.Id("c").Dot("start").Call(impl),
+			jen.Return(jen.Id("c")),
+		)
+	}
+	io := []jen.Code{jen.Id("w").Qual("io", "Writer"), jen.Id("r").Qual("io", "Reader"), jen.Id("opts").Op("...").Id("ConnOption")}
 	f.Comment(fmt.Sprintf("%s serves %s on a connection that reads the %s's messages from r and", s.NewConn, impl, peer))
 	f.Comment("writes to w, one JSON-RPC message per line, until r ends or Close is called")
 	f.Comment("(Done and Err tell when and why). The options set its limits (WithLimits)")
@@ -136,10 +158,17 @@ func (e *emitter) connType(f *jen.File, s *ir.Side) {
 	f.Comment("err error) is read with it, and an idle connection then holds no goroutine:")
 	f.Comment("when no input waits, ReadOrPark returns parked instead of blocking, and calls")
 	f.Comment("resume once, from any goroutine, when some may be read or r has closed.")
-	f.Func().Id(s.NewConn).Params(jen.Id(impl).Id(s.GoName), jen.Id("w").Qual("io", "Writer"), jen.Id("r").Qual("io", "Reader"), jen.Id("opts").Op("...").Id("ConnOption")).Op("*").Id(s.Conn).Block(
-		jen.Return(jen.Op("&").Id(s.Conn).Values(jen.Id("newConnection").Call(
-			jen.Id(impl), jen.Id(routes(s, ir.Request)), jen.Id(routes(s, ir.Notification)), jen.Id("w"), jen.Id("r"), jen.Id("opts")))),
-	)
+	f.Func().Id(s.NewConn).Params(append([]jen.Code{jen.Id(impl).Id(s.GoName)}, io...)...).Op("*").Id(s.Conn).
+		Add(body(jen.Id(impl)))
+	f.Line()
+	f.Comment(fmt.Sprintf("%s is %s for", s.NewConnFunc, s.NewConn))
+	f.Comment(fmt.Sprintf("%s %s that calls the %s: %s is given the connection and", article(s.Name), s.Name, peer, newImpl))
+	f.Comment(fmt.Sprintf("returns the %s it serves, before anything is read. %s %s that", s.GoName, upperFirst(article(s.Name)), s.Name))
+	f.Comment(fmt.Sprintf("keeps the connection %s returns may be called", s.NewConn))
+	f.Comment(fmt.Sprintf("before it has it, when a message is waiting already; one made by %s", newImpl))
+	f.Comment("has it.")
+	f.Func().Id(s.NewConnFunc).Params(append([]jen.Code{jen.Id(newImpl).Func().Params(jen.Op("*").Id(s.Conn)).Id(s.GoName)}, io...)...).Op("*").Id(s.Conn).
+		Add(body(jen.Id(newImpl).Call(jen.Id("c"))))
 	f.Line()
 }
 

@@ -12,6 +12,9 @@ type Side struct {
 	GoName  string // the interface of the required methods ("Agent")
 	Conn    string // the connection type that serves this side ("AgentSideConnection")
 	NewConn string // its constructor ("NewAgentSideConnection")
+	// NewConnFunc is its constructor that hands the connection to a
+	// function returning the implementation ("NewAgentSideConnectionFunc").
+	NewConnFunc string
 	// RequestRoutes and NotificationRoutes are the routing tables of the
 	// methods it handles ("agentRequests").
 	RequestRoutes, NotificationRoutes string

@@ -88,7 +88,7 @@ func (a *assigner) sides(p *ir.Package) {
 		for _, c := range []struct {
 			name string
 			dst  *string
-		}{{side, &s.GoName}, {side + "SideConnection", &s.Conn}, {"New" + side + "SideConnection", &s.NewConn}} {
+		}{{side, &s.GoName}, {side + "SideConnection", &s.Conn}, {"New" + side + "SideConnection", &s.NewConn}, {"New" + side + "SideConnectionFunc", &s.NewConnFunc}} {
 			a.claim(a.top, c.name, origin{what: what}, c.dst)
 		}
 		if s.GoName != "" { // else the side's name was taken: reported above

@@ -158,10 +158,12 @@ type connection struct {
 	served  any                        // the params of the last initialize answered with a result
 }
 
-func newConnection(impl any, requests, notifications map[string]route, w io.Writer, r io.Reader, opts []ConnOption) *connection {
+// newConnection returns a connection that serves nothing yet: start starts
+// it, once its implementation is set.
+func newConnection(requests, notifications map[string]route, w io.Writer, r io.Reader, opts []ConnOption) *connection {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &connection{
-		impl: impl, requests: requests, notifications: notifications, cfg: newConfig(opts),
+		requests: requests, notifications: notifications, cfg: newConfig(opts),
 		r: r, w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
 		finished: make(chan struct{}), readerDone: make(chan struct{}), work: make(chan job),
 		serving: map[string]*requestContext{},
@@ -180,8 +182,13 @@ func newConnection(impl any, requests, notifications map[string]route, w io.Writ
 			}
 		}
 	}
-	go c.read()
 	return c
+}
+
+// start starts serving impl: the connection reads from here on.
+func (c *connection) start(impl any) {
+	c.impl = impl
+	go c.read()
 }
 
 // Done returns a channel that is closed when the connection has ended: the

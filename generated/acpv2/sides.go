@@ -87,7 +87,21 @@ type AgentSideConnection struct {
 // when no input waits, ReadOrPark returns parked instead of blocking, and calls
 // resume once, from any goroutine, when some may be read or r has closed.
 func NewAgentSideConnection(agent Agent, w io.Writer, r io.Reader, opts ...ConnOption) *AgentSideConnection {
-	return &AgentSideConnection{newConnection(agent, agentRequests, agentNotifications, w, r, opts)}
+	c := &AgentSideConnection{newConnection(agentRequests, agentNotifications, w, r, opts)}
+	c.start(agent)
+	return c
+}
+
+// NewAgentSideConnectionFunc is NewAgentSideConnection for
+// an agent that calls the client: newAgent is given the connection and
+// returns the Agent it serves, before anything is read. An agent that
+// keeps the connection NewAgentSideConnection returns may be called
+// before it has it, when a message is waiting already; one made by newAgent
+// has it.
+func NewAgentSideConnectionFunc(newAgent func(*AgentSideConnection) Agent, w io.Writer, r io.Reader, opts ...ConnOption) *AgentSideConnection {
+	c := &AgentSideConnection{newConnection(agentRequests, agentNotifications, w, r, opts)}
+	c.start(newAgent(c))
+	return c
 }
 
 // agentRequests routes the requests that an Agent handles, by method; build tags add the unstable ones.
@@ -230,7 +244,21 @@ type ClientSideConnection struct {
 // when no input waits, ReadOrPark returns parked instead of blocking, and calls
 // resume once, from any goroutine, when some may be read or r has closed.
 func NewClientSideConnection(client Client, w io.Writer, r io.Reader, opts ...ConnOption) *ClientSideConnection {
-	return &ClientSideConnection{newConnection(client, clientRequests, clientNotifications, w, r, opts)}
+	c := &ClientSideConnection{newConnection(clientRequests, clientNotifications, w, r, opts)}
+	c.start(client)
+	return c
+}
+
+// NewClientSideConnectionFunc is NewClientSideConnection for
+// a client that calls the agent: newClient is given the connection and
+// returns the Client it serves, before anything is read. A client that
+// keeps the connection NewClientSideConnection returns may be called
+// before it has it, when a message is waiting already; one made by newClient
+// has it.
+func NewClientSideConnectionFunc(newClient func(*ClientSideConnection) Client, w io.Writer, r io.Reader, opts ...ConnOption) *ClientSideConnection {
+	c := &ClientSideConnection{newConnection(clientRequests, clientNotifications, w, r, opts)}
+	c.start(newClient(c))
+	return c
 }
 
 // clientRequests routes the requests that a Client handles, by method; build tags add the unstable ones.

@@ -48,19 +48,30 @@ type BridgeOptions struct {
 }
 
 // NewBridge serves the v1 client that writes to r and reads from w with
-// agent. Give the agent the connection V2 returns before the client can
-// call it, as with a connection of its own. The bridge ends when the
-// client's connection does.
+// agent. An agent that calls the client through the connection V2 returns
+// may be called before it has it, when the client's first message is
+// waiting already: NewBridgeFunc gives it to the agent first. The bridge
+// ends when the client's connection does.
 func NewBridge(agent acpv2.Agent, w io.Writer, r io.Reader, opts BridgeOptions) *Bridge {
+	return NewBridgeFunc(func(*acpv2.AgentSideConnection) acpv2.Agent { return agent }, w, r, opts)
+}
+
+// NewBridgeFunc is NewBridge for an agent that calls the client: newAgent
+// is given the agent's connection (the one V2 returns) and returns the
+// agent, before anything is read.
+func NewBridgeFunc(newAgent func(*acpv2.AgentSideConnection) acpv2.Agent, w io.Writer, r io.Reader, opts BridgeOptions) *Bridge {
 	agentR, peerW := io.Pipe()
 	peerR, agentW := io.Pipe()
 	b := &Bridge{opts: opts, done: make(chan struct{}),
 		turns:     map[acpv2.SessionID]chan acpv2.IdleStateUpdate{},
 		toolCalls: map[acpv2.SessionID]map[acpv2.ToolCallID]bool{},
 	}
-	b.v2 = acpv2.NewAgentSideConnection(agent, agentW, agentR)
+	b.v2 = acpv2.NewAgentSideConnectionFunc(newAgent, agentW, agentR)
 	b.peer = acpv2.NewClientSideConnection(bridgeClient{b}, peerW, peerR)
-	b.v1 = acpv1.NewAgentSideConnection(bridgeAgent{b}, w, r)
+	b.v1 = acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
+		b.v1 = c
+		return bridgeAgent{b}
+	}, w, r)
 	go func() {
 		// The client left: end the agent's connection, then its reader.
 		<-b.v1.Done()

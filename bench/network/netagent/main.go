@@ -73,9 +73,9 @@ func serve(addr string) error {
 		return err
 	}
 	acp := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
-		a := &agent{}
-		a.conn = acpv1.NewAgentSideConnection(a, out, in)
-		return a.conn, nil
+		return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
+			return &agent{conn: c}
+		}, out, in), nil
 	}, nil)
 	mux := http.NewServeMux()
 	mux.Handle("/acp", acp)
