@@ -260,7 +260,7 @@ func TestClientMessageTooLarge(t *testing.T) {
 	_, url := serve(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, u := range []string{url, "ws" + strings.TrimPrefix(url, "http")} {
+	for _, u := range []string{url, profileURL(url, "ws")} {
 		tr, err := acphttp.Dial(ctx, u, &acphttp.ClientOptions{MaxMessageBytes: 100})
 		if err != nil {
 			t.Fatal(err)
@@ -290,9 +290,7 @@ func TestServerGone(t *testing.T) {
 			ts.Start()
 			defer shutdown(t, s)
 			url := ts.URL + "/acp"
-			if profile == "ws" {
-				url = "ws" + strings.TrimPrefix(url, "http")
-			}
+			url = profileURL(url, profile)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			done, _, tr := dialPrompt(t, ctx, url, nil)

@@ -155,9 +155,7 @@ func TestEndToEnd(t *testing.T) {
 	for _, profile := range []string{"http", "ws"} {
 		t.Run(profile, func(t *testing.T) {
 			s, url := serve(t, nil)
-			if profile == "ws" {
-				url = "ws" + strings.TrimPrefix(url, "http")
-			}
+			url = profileURL(url, profile)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			tr, err := acphttp.Dial(ctx, url, nil)
@@ -216,6 +214,15 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
+// profileURL returns the endpoint at url as the profile ("ws" or "http")
+// reaches it: a ws URL for a WebSocket.
+func profileURL(url, profile string) string {
+	if profile == "ws" {
+		return "ws" + strings.TrimPrefix(url, "http")
+	}
+	return url
+}
+
 // waitFor waits up to 5 s for cond.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
@@ -233,9 +240,7 @@ func TestBackpressure(t *testing.T) {
 	for _, profile := range []string{"http", "ws"} {
 		t.Run(profile, func(t *testing.T) {
 			_, url := serve(t, &acphttp.Options{Limits: acphttp.Limits{MaxBufferedBytes: 300}})
-			if profile == "ws" {
-				url = "ws" + strings.TrimPrefix(url, "http")
-			}
+			url = profileURL(url, profile)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			tr, err := acphttp.Dial(ctx, url, nil)

@@ -48,9 +48,7 @@ func TestIdleConnectionsPark(t *testing.T) {
 	for _, profile := range []string{"ws", "http"} {
 		t.Run(profile, func(t *testing.T) {
 			s, url := serve(t, nil)
-			if profile == "ws" {
-				url = "ws" + strings.TrimPrefix(url, "http")
-			}
+			url = profileURL(url, profile)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			conns := make([]*acpv1.ClientSideConnection, clients)
@@ -97,7 +95,7 @@ func TestShutdownParked(t *testing.T) {
 		t.Skip("readers park on Linux only, where acphttp waits in epoll")
 	}
 	s, url := serve(t, nil)
-	url = "ws" + strings.TrimPrefix(url, "http")
+	url = profileURL(url, "ws")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var conns []*acpv1.ClientSideConnection

@@ -68,7 +68,7 @@ func TestV2(t *testing.T) {
 		return a.conn, nil
 	}, nil)
 	url := serveHandler(t, s)
-	for _, u := range []string{url, "ws" + strings.TrimPrefix(url, "http")} {
+	for _, u := range []string{url, profileURL(url, "ws")} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		tr, err := acphttp.Dial(ctx, u, nil)
