@@ -59,6 +59,7 @@ type wsSocket struct {
 	c     *conn
 	ready chan struct{} // closed once upgraded, or failed
 	netc  net.Conn      // nil when the upgrade failed
+	rmu   sync.Mutex    // held while reading the socket
 	in    wsutil.Reader
 	pre   *bytes.Reader // what the client sent right after its request, read first
 
@@ -112,6 +113,13 @@ func (e *wsCloseError) Error() string { return "acphttp: " + e.reason }
 // has closed, the reason (io.EOF when the client or the server ended it).
 // It is not safe for concurrent use.
 func (w *wsSocket) Read(p []byte) (int, error) {
+	w.rmu.Lock()
+	defer w.rmu.Unlock()
+	return w.read(p)
+}
+
+// read is Read, with w.rmu held.
+func (w *wsSocket) read(p []byte) (int, error) {
 	for len(w.cur) == 0 {
 		if err := w.next(); err != nil {
 			w.endRead.Do(func() { close(w.readEnded) })
@@ -130,10 +138,12 @@ func (w *wsSocket) Read(p []byte) (int, error) {
 // parks the reader (returns parked), and the server's poller calls resume
 // once one arrives, or when the socket closes.
 func (w *wsSocket) ReadOrPark(p []byte, resume func()) (n int, parked bool, err error) {
+	w.rmu.Lock()
+	defer w.rmu.Unlock()
 	if len(w.cur) == 0 && w.park(resume) {
 		return 0, true, nil
 	}
-	n, err = w.Read(p)
+	n, err = w.read(p)
 	return n, false, err
 }
 
@@ -480,21 +490,26 @@ func (w *wsSocket) closeSocket(err error) {
 	// The client answers with its close frame, which ends the reader; one
 	// that does not is not waited for past writeGrace.
 	_ = w.netc.SetReadDeadline(time.Now().Add(writeGrace))
-	if resume := w.parking.stop(&w.c.s.poll); resume != nil {
-		// The reader is parked: the client's close frame is read here,
-		// and the reader, started again, finds the socket closed.
+	resume := w.parking.stop(&w.c.s.poll)
+	if w.rmu.TryLock() {
+		// No reader is reading (it is parked, or it has stopped reading):
+		// the client's close frame is read here, and a parked reader,
+		// started again, finds the socket closed.
 		w.awaitClose()
 		_ = w.netc.Close()
+		w.rmu.Unlock()
+	} else {
+		timer := time.NewTimer(writeGrace)
+		select {
+		case <-w.readEnded:
+		case <-timer.C:
+		}
+		timer.Stop()
+		_ = w.netc.Close()
+	}
+	if resume != nil {
 		resume()
-		return
 	}
-	timer := time.NewTimer(writeGrace)
-	select {
-	case <-w.readEnded:
-	case <-timer.C:
-	}
-	timer.Stop()
-	_ = w.netc.Close()
 }
 
 // awaitClose reads the client's frames until its close frame, or the
