@@ -124,29 +124,9 @@ func TestConvertClaimsCoverOutput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, d := range f.Decls {
-			var ids []string
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					ids = []string{d.Name.Name}
-				}
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					switch s := spec.(type) {
-					case *ast.TypeSpec:
-						ids = append(ids, s.Name.Name)
-					case *ast.ValueSpec:
-						for _, id := range s.Names {
-							ids = append(ids, id.Name)
-						}
-					}
-				}
-			}
-			for _, id := range ids {
-				if id != "_" && !claimed[id][file] {
-					t.Errorf("%s: %s is declared but names never claimed it there", name, id)
-				}
+		for _, id := range declared(f, false) {
+			if id != "_" && !claimed[id][file] {
+				t.Errorf("%s: %s is declared but names never claimed it there", name, id)
 			}
 		}
 	}
