@@ -88,20 +88,20 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 		s.plans.put(PlanIDMain, planFromItems(PlanIDMain, v.Entries, v.Meta))
 		return SessionChange{Plans: []string{PlanIDMain}}
 	case *SessionUpdateToolCall:
-		c := deepCopy(v.ToolCall)
+		c := *deepCopy(&v.ToolCall)
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateToolCallUpdate:
 		c, _ := s.toolCalls.get(v.ToolCallID)
 		c.ToolCallID = v.ToolCallID
-		patchToolCall(&c, deepCopy(v.ToolCallUpdate))
+		patchToolCall(&c, *deepCopy(&v.ToolCallUpdate))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateConfigOptionUpdate:
-		s.configOptions = deepCopy(v.ConfigOptions)
+		s.configOptions = *deepCopy(&v.ConfigOptions)
 		return SessionChange{ConfigOptions: true}
 	case *SessionUpdateAvailableCommandsUpdate:
-		s.commands = deepCopy(v.AvailableCommands)
+		s.commands = *deepCopy(&v.AvailableCommands)
 		return SessionChange{Commands: true}
 	case *SessionUpdateCurrentModeUpdate:
 		mode := v.CurrentModeID
@@ -112,7 +112,7 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 		s.updatedAt = patchString(s.updatedAt, v.UpdatedAt)
 		return SessionChange{Info: true}
 	case *SessionUpdateUsageUpdate:
-		usage := deepCopy(v.UsageUpdate)
+		usage := *deepCopy(&v.UsageUpdate)
 		s.usage = &usage
 		return SessionChange{Usage: true}
 	}
@@ -168,7 +168,7 @@ func patchString(old *string, n Nullable[string]) *string {
 func (s *SessionState) SetConfigOptions(options []SessionConfigOption) SessionChange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.configOptions = deepCopy(options)
+	s.configOptions = *deepCopy(&options)
 	return SessionChange{ConfigOptions: true}
 }
 
@@ -191,12 +191,12 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 		SessionID:         s.id,
 		Plans:             s.plans.list(copyPlan),
 		ToolCalls:         s.toolCalls.list(copyToolCall),
-		ConfigOptions:     deepCopy(s.configOptions),
-		AvailableCommands: deepCopy(s.commands),
-		CurrentMode:       deepCopy(s.mode),
-		Title:             deepCopy(s.title),
-		UpdatedAt:         deepCopy(s.updatedAt),
-		Usage:             deepCopy(s.usage),
+		ConfigOptions:     *deepCopy(&s.configOptions),
+		AvailableCommands: *deepCopy(&s.commands),
+		CurrentMode:       *deepCopy(&s.mode),
+		Title:             *deepCopy(&s.title),
+		UpdatedAt:         *deepCopy(&s.updatedAt),
+		Usage:             *deepCopy(&s.usage),
 	}
 	return snap
 }
@@ -219,9 +219,9 @@ func (s *SessionState) ToolCall(id ToolCallID) (ToolCall, bool) {
 }
 
 // copyToolCall returns a copy of c that shares no memory with it.
-func copyToolCall(c ToolCall) ToolCall { return deepCopy(c) }
+func copyToolCall(c ToolCall) ToolCall { return *deepCopy(&c) }
 
 // planFromItems is the state of an items plan.
 func planFromItems(id string, entries []PlanEntry, meta json.RawMessage) PlanState {
-	return PlanState{ID: id, Kind: PlanKindItems, Entries: deepCopy(entries), Meta: copyRaw(meta)}
+	return PlanState{ID: id, Kind: PlanKindItems, Entries: *deepCopy(&entries), Meta: copyRaw(meta)}
 }

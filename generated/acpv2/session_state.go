@@ -129,7 +129,7 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 		if !ok {
 			c = ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
 		}
-		patchToolCall(&c, deepCopy(v.ToolCallUpdate))
+		patchToolCall(&c, *deepCopy(&v.ToolCallUpdate))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateToolCallContentChunk:
@@ -137,25 +137,25 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 		if !ok {
 			c = ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
 		}
-		c.Content = append(c.Content[:len(c.Content):len(c.Content)], deepCopy(v.Content))
+		c.Content = append(c.Content[:len(c.Content):len(c.Content)], *deepCopy(&v.Content))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateConfigOptionUpdate:
-		s.configOptions = deepCopy(v.ConfigOptions)
+		s.configOptions = *deepCopy(&v.ConfigOptions)
 		return SessionChange{ConfigOptions: true}
 	case *SessionUpdateAvailableCommandsUpdate:
-		s.commands = deepCopy(v.AvailableCommands)
+		s.commands = *deepCopy(&v.AvailableCommands)
 		return SessionChange{Commands: true}
 	case *SessionUpdateSessionInfoUpdate:
 		s.title = patchNullable(s.title, v.Title)
 		s.updatedAt = patchNullable(s.updatedAt, v.UpdatedAt)
 		return SessionChange{Info: true}
 	case *SessionUpdateUsageUpdate:
-		usage := deepCopy(v.UsageUpdate)
+		usage := *deepCopy(&v.UsageUpdate)
 		s.usage = &usage
 		return SessionChange{Usage: true}
 	case *SessionUpdateStateUpdate:
-		state := deepCopy(v.StateUpdate)
+		state := *deepCopy(&v.StateUpdate)
 		s.state = &state
 		s.background = backgroundOf(state)
 		return SessionChange{State: true}
@@ -242,7 +242,7 @@ func patchList[T any](old []T, n Nullable[[]T]) []T {
 func (s *SessionState) SetConfigOptions(options []SessionConfigOption) SessionChange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.configOptions = deepCopy(options)
+	s.configOptions = *deepCopy(&options)
 	return SessionChange{ConfigOptions: true}
 }
 
@@ -253,7 +253,7 @@ func (s *SessionState) setCommands(commands []AvailableCommand) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.commands = deepCopy(commands)
+	s.commands = *deepCopy(&commands)
 }
 
 // Snapshot returns a copy of the whole state.
@@ -264,13 +264,13 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 		SessionID:         s.id,
 		Plans:             s.plans.list(copyPlan),
 		ToolCalls:         s.toolCalls.list(copyToolCall),
-		ConfigOptions:     deepCopy(s.configOptions),
-		AvailableCommands: deepCopy(s.commands),
-		Title:             deepCopy(s.title),
-		UpdatedAt:         deepCopy(s.updatedAt),
-		Usage:             deepCopy(s.usage),
-		State:             deepCopy(s.state),
-		Background:        deepCopy(s.background),
+		ConfigOptions:     *deepCopy(&s.configOptions),
+		AvailableCommands: *deepCopy(&s.commands),
+		Title:             *deepCopy(&s.title),
+		UpdatedAt:         *deepCopy(&s.updatedAt),
+		Usage:             *deepCopy(&s.usage),
+		State:             *deepCopy(&s.state),
+		Background:        *deepCopy(&s.background),
 	}
 }
 
@@ -293,20 +293,20 @@ func (s *SessionState) ToolCall(id ToolCallID) (ToolCallState, bool) {
 
 // copyToolCall returns a copy of c that shares no memory with it.
 func copyToolCall(c ToolCallState) ToolCallState {
-	c.Name = deepCopy(c.Name)
-	c.Title = deepCopy(c.Title)
-	c.Content = deepCopy(c.Content)
-	c.Locations = deepCopy(c.Locations)
+	c.Name = *deepCopy(&c.Name)
+	c.Title = *deepCopy(&c.Title)
+	c.Content = *deepCopy(&c.Content)
+	c.Locations = *deepCopy(&c.Locations)
 	c.RawInput = copyRaw(c.RawInput)
 	c.RawOutput = copyRaw(c.RawOutput)
-	c.Capabilities = deepCopy(c.Capabilities)
+	c.Capabilities = *deepCopy(&c.Capabilities)
 	c.Meta = copyRaw(c.Meta)
 	return c
 }
 
 // planFromItems is the state of an items plan.
 func planFromItems(id string, entries []PlanEntry, meta json.RawMessage) PlanState {
-	return PlanState{ID: id, Kind: PlanKindItems, Entries: deepCopy(entries), Meta: copyRaw(meta)}
+	return PlanState{ID: id, Kind: PlanKindItems, Entries: *deepCopy(&entries), Meta: copyRaw(meta)}
 }
 
 // planFromContent is the state of a plan_update's plan.
