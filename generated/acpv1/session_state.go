@@ -19,8 +19,8 @@ import (
 type SessionState struct {
 	mu            sync.Mutex
 	id            SessionID
-	plans         orderedMap[string, PlanState]
-	toolCalls     orderedMap[ToolCallID, ToolCall]
+	plans         orderedMap[string, *PlanState]
+	toolCalls     orderedMap[ToolCallID, *ToolCall]
 	configOptions []SessionConfigOption
 	mode          *SessionModeID
 	commands      []AvailableCommand
@@ -85,16 +85,20 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 	defer s.mu.Unlock()
 	switch v := u.Value.(type) {
 	case *SessionUpdatePlan:
-		s.plans.put(PlanIDMain, planFromItems(PlanIDMain, v.Entries, v.Meta))
+		p := planFromItems(PlanIDMain, v.Entries, v.Meta)
+		s.plans.put(PlanIDMain, &p)
 		return SessionChange{Plans: []string{PlanIDMain}}
 	case *SessionUpdateToolCall:
 		c := *deepCopy(&v.ToolCall)
-		s.toolCalls.put(c.ToolCallID, c)
+		s.toolCalls.put(c.ToolCallID, &c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateToolCallUpdate:
-		c, _ := s.toolCalls.get(v.ToolCallID)
+		c, ok := s.toolCalls.get(v.ToolCallID)
+		if !ok {
+			c = new(ToolCall)
+		}
 		c.ToolCallID = v.ToolCallID
-		patchToolCall(&c, *deepCopy(&v.ToolCallUpdate))
+		patchToolCall(c, *deepCopy(&v.ToolCallUpdate))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateConfigOptionUpdate:
@@ -189,8 +193,8 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 	defer s.mu.Unlock()
 	snap := SessionSnapshot{
 		SessionID:         s.id,
-		Plans:             s.plans.list(copyPlan),
-		ToolCalls:         s.toolCalls.list(copyToolCall),
+		Plans:             planList(&s.plans),
+		ToolCalls:         s.toolCallList(),
 		ConfigOptions:     *deepCopy(&s.configOptions),
 		AvailableCommands: *deepCopy(&s.commands),
 		CurrentMode:       *deepCopy(&s.mode),
@@ -205,7 +209,11 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 func (s *SessionState) Plan(id string) (PlanState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, ok := s.plans.get(id)
+	var p PlanState
+	kept, ok := s.plans.get(id)
+	if ok {
+		p = *kept
+	}
 	return copyPlan(p), ok
 }
 
@@ -214,8 +222,21 @@ func (s *SessionState) Plan(id string) (PlanState, bool) {
 func (s *SessionState) ToolCall(id ToolCallID) (ToolCall, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.toolCalls.get(id)
+	var c ToolCall
+	kept, ok := s.toolCalls.get(id)
+	if ok {
+		c = *kept
+	}
 	return copyToolCall(c), ok
+}
+
+// toolCallList returns copies of the tool calls in first-seen order.
+func (s *SessionState) toolCallList() []ToolCall {
+	out := make([]ToolCall, 0, len(s.toolCalls.keys))
+	for _, k := range s.toolCalls.keys {
+		out = append(out, copyToolCall(*s.toolCalls.values[k]))
+	}
+	return out
 }
 
 // copyToolCall returns a copy of c that shares no memory with it.

@@ -93,29 +93,32 @@ func (c SessionChange) IsZero() bool {
 		!c.ConfigOptions && !c.Mode && !c.Commands && !c.Info && !c.Usage && !c.State
 }
 
-// ordered keeps values by key in the order the keys were first seen.
-type orderedMap[K comparable, V any] struct {
+// orderedMap keeps values by key in the order the keys were first seen.
+// P is a pointer to the values' type, so that every use shares one
+// instantiation: a value is changed where it is kept, and copied on its
+// way out.
+type orderedMap[K comparable, P any] struct {
 	keys   []K
-	values map[K]V
+	values map[K]P
 }
 
-func (o *orderedMap[K, V]) get(k K) (V, bool) {
-	v, ok := o.values[k]
-	return v, ok
+func (o *orderedMap[K, P]) get(k K) (P, bool) {
+	p, ok := o.values[k]
+	return p, ok
 }
 
-func (o *orderedMap[K, V]) put(k K, v V) {
+func (o *orderedMap[K, P]) put(k K, p P) {
 	if o.values == nil {
-		o.values = map[K]V{}
+		o.values = map[K]P{}
 	}
 	if _, ok := o.values[k]; !ok {
 		o.keys = append(o.keys, k)
 	}
-	o.values[k] = v
+	o.values[k] = p
 }
 
 // remove removes k and reports whether it was there.
-func (o *orderedMap[K, V]) remove(k K) bool {
+func (o *orderedMap[K, P]) remove(k K) bool {
 	if _, ok := o.values[k]; !ok {
 		return false
 	}
@@ -127,15 +130,6 @@ func (o *orderedMap[K, V]) remove(k K) bool {
 		}
 	}
 	return true
-}
-
-// list returns the values in first-seen order, each copied by copyValue.
-func (o *orderedMap[K, V]) list(copyValue func(V) V) []V {
-	out := make([]V, 0, len(o.keys))
-	for _, k := range o.keys {
-		out = append(out, copyValue(o.values[k]))
-	}
-	return out
 }
 
 // deepCopy returns a pointer to a copy of *p, a value of the generated
@@ -157,6 +151,15 @@ func deepCopy[P any](p P) P {
 		return p
 	}
 	return out.(P)
+}
+
+// planList returns copies of the plans of m in first-seen order.
+func planList(m *orderedMap[string, *PlanState]) []PlanState {
+	out := make([]PlanState, 0, len(m.keys))
+	for _, k := range m.keys {
+		out = append(out, copyPlan(*m.values[k]))
+	}
+	return out
 }
 
 // copyPlan returns a copy of p that shares no memory with it.

@@ -19,8 +19,8 @@ import (
 type SessionState struct {
 	mu            sync.Mutex
 	id            SessionID
-	plans         orderedMap[string, PlanState]
-	toolCalls     orderedMap[ToolCallID, ToolCallState]
+	plans         orderedMap[string, *PlanState]
+	toolCalls     orderedMap[ToolCallID, *ToolCallState]
 	configOptions []SessionConfigOption
 	commands      []AvailableCommand
 	title         *string
@@ -122,20 +122,20 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 	switch v := u.Value.(type) {
 	case *SessionUpdatePlanUpdate:
 		p := planFromContent(v.Plan)
-		s.plans.put(p.ID, p)
+		s.plans.put(p.ID, &p)
 		return SessionChange{Plans: []string{p.ID}}
 	case *SessionUpdateToolCallUpdate:
 		c, ok := s.toolCalls.get(v.ToolCallID)
 		if !ok {
-			c = ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
+			c = &ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
 		}
-		patchToolCall(&c, *deepCopy(&v.ToolCallUpdate))
+		patchToolCall(c, *deepCopy(&v.ToolCallUpdate))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateToolCallContentChunk:
 		c, ok := s.toolCalls.get(v.ToolCallID)
 		if !ok {
-			c = ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
+			c = &ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
 		}
 		c.Content = append(c.Content[:len(c.Content):len(c.Content)], *deepCopy(&v.Content))
 		s.toolCalls.put(c.ToolCallID, c)
@@ -262,8 +262,8 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 	defer s.mu.Unlock()
 	return SessionSnapshot{
 		SessionID:         s.id,
-		Plans:             s.plans.list(copyPlan),
-		ToolCalls:         s.toolCalls.list(copyToolCall),
+		Plans:             planList(&s.plans),
+		ToolCalls:         s.toolCallList(),
 		ConfigOptions:     *deepCopy(&s.configOptions),
 		AvailableCommands: *deepCopy(&s.commands),
 		Title:             *deepCopy(&s.title),
@@ -278,7 +278,11 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 func (s *SessionState) Plan(id string) (PlanState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, ok := s.plans.get(id)
+	var p PlanState
+	kept, ok := s.plans.get(id)
+	if ok {
+		p = *kept
+	}
 	return copyPlan(p), ok
 }
 
@@ -287,8 +291,21 @@ func (s *SessionState) Plan(id string) (PlanState, bool) {
 func (s *SessionState) ToolCall(id ToolCallID) (ToolCallState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.toolCalls.get(id)
+	var c ToolCallState
+	kept, ok := s.toolCalls.get(id)
+	if ok {
+		c = *kept
+	}
 	return copyToolCall(c), ok
+}
+
+// toolCallList returns copies of the tool calls in first-seen order.
+func (s *SessionState) toolCallList() []ToolCallState {
+	out := make([]ToolCallState, 0, len(s.toolCalls.keys))
+	for _, k := range s.toolCalls.keys {
+		out = append(out, copyToolCall(*s.toolCalls.values[k]))
+	}
+	return out
 }
 
 // copyToolCall returns a copy of c that shares no memory with it.
