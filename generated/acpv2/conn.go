@@ -606,15 +606,14 @@ func (c *connection) sendError(id string, e *Error, how sendHow) {
 }
 
 // call sends the request method and returns its result. R is a pointer to
-// the method's result type: every pointer type argument shares one
-// instantiation, so that each method's call costs a few instructions.
+// the method's result type, so that every method shares one instantiation.
 func call[R any](ctx context.Context, c *connection, method string, params any) (R, error) {
 	var none R
 	v, err := c.request(ctx, method, method, params)
 	if err != nil {
 		return none, err
 	}
-	// A null result decodes to a nil pointer: it is answered with a new R.
+	// A null result decodes to a nil R; a result kept raw is decoded here.
 	if r, ok := v.(R); ok && any(r) != any(none) {
 		return r, nil
 	}
@@ -627,7 +626,7 @@ func call[R any](ctx context.Context, c *connection, method string, params any) 
 
 // serveRequest calls the handler of a request with its params; a nil
 // result with a nil error is answered with the zero result. P and R are
-// pointers, so that every method shares one instantiation.
+// pointer types, so that every method shares one instantiation.
 func serveRequest[P, R any](ctx context.Context, params inParams, h func(context.Context, P) (R, error)) (any, error) {
 	var none R
 	p, err := paramsOf[P](params)
