@@ -201,7 +201,7 @@ func route(s *ir.Side, m *ir.Method) jen.Code {
 
 /*
 	func (c *AgentSideConnection) RequestPermission(ctx context.Context, params *RequestPermissionRequest) (*RequestPermissionResponse, error) {
-		return call[RequestPermissionResponse](ctx, c.connection, MethodRequestPermission, params)
+		return call[*RequestPermissionResponse](ctx, c.connection, MethodRequestPermission, params)
 	}
 */
 func outbound(f *jen.File, s *ir.Side, m *ir.Method) {
@@ -214,7 +214,7 @@ func outbound(f *jen.File, s *ir.Side, m *ir.Method) {
 		f.Comment(fmt.Sprintf("%s sends the %s %s and returns its result; an error", m.GoName, s.Peer.Name, methodWhat(m)))
 		f.Comment("response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().")
 		f.Func().Params(recv).Id(m.GoName).Add(handlerSig(m)).Block(
-			jen.Return(jen.Id("call").Types(jen.Id(m.Result.GoName)).Call(jen.Id("ctx"), jen.Id("c").Dot("connection"), jen.Id(m.Const), jen.Id("params"))))
+			jen.Return(jen.Id("call").Types(jen.Op("*").Id(m.Result.GoName)).Call(jen.Id("ctx"), jen.Id("c").Dot("connection"), jen.Id(m.Const), jen.Id("params"))))
 	}
 	f.Line()
 }

@@ -237,8 +237,8 @@ func tryVariant(v *ir.Variant, kind byte, several bool, unkeyed *int) []jen.Code
 	if r := v.Value; r != nil && r.Kind != ir.RefRaw {
 		// The runtime's decoders, which follow the schema (1.0 is the integer
 		// 1, a list of strings has no null), through the type below the
-		// alternative's: decodeWith(data, (*[]string)(&v), …).
-		decode = jen.Id("decodeWith").Call(jen.Id("data"), jen.Parens(jen.Op("*").Add(goType(*r))).Call(target), elemDecoder(*r))
+		// alternative's: decodeLocal(data, (*[]string)(&v), …).
+		decode = jen.Id("decodeLocal").Call(jen.Id("data"), jen.Parens(jen.Op("*").Add(goType(*r))).Call(target), elemDecoder(*r))
 	}
 	try := []jen.Code{
 		decl,

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -106,9 +107,8 @@ type route func(ctx context.Context, impl any, params inParams) (any, error)
 
 // inParams are the params of an inbound call, decoded as the line was read.
 type inParams struct {
-	present bool  // the message has params
-	value   any   // a new value of the params type, or a json.RawMessage
-	err     error // the params do not fit their type
+	value any   // a new value of the params type, or a json.RawMessage
+	err   error // the params do not fit their type
 }
 
 var errNoHandler = errors.New("no handler for the method")
@@ -400,7 +400,7 @@ func (c *connection) notification(m *lineMessage) {
 		return
 	}
 	// A notification has no answer: its handler's errors have nowhere to go.
-	_, _ = c.handle(c.ctx, c.notifications, m.method, false, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err})
+	_, _ = c.handle(c.ctx, c.notifications, m.method, false, inParams{value: m.params.value, err: m.params.err})
 }
 
 // handle calls the route of method, or the extension handler. A panic in
@@ -605,30 +605,30 @@ func (c *connection) sendError(id string, e *Error, how sendHow) {
 	_ = c.send(c.ctx, how, func(b []byte) ([]byte, error) { return appendErrorResponse(b, id, e), nil })
 }
 
-// call sends the request method and returns its result as a new R.
-func call[R any](ctx context.Context, c *connection, method string, params any) (*R, error) {
+// call sends the request method and returns its result. R is a pointer to
+// the method's result type, so that every method shares one instantiation.
+func call[R any](ctx context.Context, c *connection, method string, params any) (R, error) {
+	var none R
 	v, err := c.request(ctx, method, method, params)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	switch v := v.(type) {
-	case *R:
-		if v != nil {
-			return v, nil
-		}
-	case json.RawMessage:
-		r := new(R)
-		if err := decodeValid(v, r); err != nil {
-			return nil, fmt.Errorf("acp: result of %s: %w", method, err)
-		}
+	// A null result decodes to a nil R; a result kept raw is decoded here.
+	if r, ok := v.(R); ok && any(r) != any(none) {
 		return r, nil
 	}
-	return new(R), nil
+	v, err = newValue(none, v)
+	if err != nil {
+		return none, fmt.Errorf("acp: result of %s: %w", method, err)
+	}
+	return v.(R), nil
 }
 
 // serveRequest calls the handler of a request with its params; a nil
-// result with a nil error is answered with the zero result.
-func serveRequest[P, R any](ctx context.Context, params inParams, h func(context.Context, *P) (*R, error)) (any, error) {
+// result with a nil error is answered with the zero result. P and R are
+// pointer types, so that every method shares one instantiation.
+func serveRequest[P, R any](ctx context.Context, params inParams, h func(context.Context, P) (R, error)) (any, error) {
+	var none R
 	p, err := paramsOf[P](params)
 	if err != nil {
 		return nil, err
@@ -637,14 +637,14 @@ func serveRequest[P, R any](ctx context.Context, params inParams, h func(context
 	if err != nil {
 		return nil, err
 	}
-	if r == nil {
-		r = new(R)
+	if any(r) == any(none) {
+		return newValue(none, nil)
 	}
 	return r, nil
 }
 
 // serveNotification calls the handler of a notification with its params.
-func serveNotification[P any](ctx context.Context, params inParams, h func(context.Context, *P) error) (any, error) {
+func serveNotification[P any](ctx context.Context, params inParams, h func(context.Context, P) error) (any, error) {
 	p, err := paramsOf[P](params)
 	if err != nil {
 		return nil, err
@@ -652,26 +652,50 @@ func serveNotification[P any](ctx context.Context, params inParams, h func(conte
 	return nil, h(ctx, p)
 }
 
-// paramsOf returns the params of an inbound call as a *P, or the invalid
-// params error that names where they do not fit.
-func paramsOf[P any](params inParams) (*P, error) {
+// paramsOf returns the params of an inbound call as a P, a pointer to the
+// params type, or the invalid params error that names where they do not
+// fit.
+func paramsOf[P any](params inParams) (P, error) {
+	var none P
 	if params.err != nil {
-		return nil, invalidParams(params.err)
+		return none, invalidParams(params.err)
 	}
-	switch p := params.value.(type) {
-	case *P:
-		if p != nil {
-			return p, nil
-		}
-	case json.RawMessage:
-		// A params type without a decoder of its own.
-		v := new(P)
-		if err := decodeValid(p, v); err != nil {
-			return nil, invalidParams(err)
-		}
-		return v, nil
+	if p, ok := params.value.(P); ok && any(p) != any(none) {
+		return p, nil
 	}
-	return nil, NewInvalidParamsError(map[string]string{"details": "params are missing"})
+	v, err := rawParams(none, params.value)
+	if err != nil {
+		return none, err
+	}
+	return v.(P), nil
+}
+
+// rawParams returns a new value of the params type that none, a nil
+// pointer, points to, decoded from value, the raw JSON of params without a
+// decoder of their own; any other value means the params are missing.
+func rawParams(none, value any) (any, error) {
+	if _, ok := value.(json.RawMessage); !ok {
+		return nil, NewInvalidParamsError(map[string]string{"details": "params are missing"})
+	}
+	v, err := newValue(none, value)
+	if err != nil {
+		return nil, invalidParams(err)
+	}
+	return v, nil
+}
+
+// newValue returns a new value of the type that none, a nil pointer,
+// points to: decoded from v when v is raw JSON, else the zero value. It is
+// the part of call, serveRequest and paramsOf that needs the type itself,
+// off their usual path.
+func newValue(none, v any) (any, error) {
+	p := reflect.New(reflect.TypeOf(none).Elem()).Interface()
+	if raw, ok := v.(json.RawMessage); ok {
+		if err := decodeValid(raw, p); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 // invalidParams is the invalid params error of err, with the JSON path of

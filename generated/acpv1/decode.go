@@ -111,10 +111,21 @@ func decodeObject[P restDecoder](p P, d *decoder) error {
 	return d.object(p)
 }
 
-// decodeWith decodes data, a single JSON value, into p with elem. P is a
-// pointer type, so that every use shares one instantiation. It stays
-// inline, where elem is known and p does not escape.
+// decodeWith decodes data, a single JSON value, into p with elem: the
+// UnmarshalJSON of a defined scalar, list or map type. P is a pointer type,
+// so that every use shares one instantiation, and decodeWith is not
+// inlined, so that its closure is compiled once: p escapes, as the
+// receiver of an UnmarshalJSON called through an interface does anyway.
+//
+//go:noinline
 func decodeWith[P any](data []byte, p P, elem func(P, *decoder) error) error {
+	return decodeLocal(data, p, elem)
+}
+
+// decodeLocal is decodeWith for a p that must not escape, such as a local
+// variable that an alternative of an untagged union is decoded into. It
+// stays inline, where elem is known and p does not escape.
+func decodeLocal[P any](data []byte, p P, elem func(P, *decoder) error) error {
 	return withDecoder(data, func(d *decoder) error {
 		if err := elem(p, d); err != nil {
 			return err

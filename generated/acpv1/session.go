@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -92,29 +93,32 @@ func (c SessionChange) IsZero() bool {
 		!c.ConfigOptions && !c.Mode && !c.Commands && !c.Info && !c.Usage && !c.State
 }
 
-// ordered keeps values by key in the order the keys were first seen.
-type orderedMap[K comparable, V any] struct {
+// orderedMap keeps values by key in the order the keys were first seen.
+// P is a pointer to the values' type, so that every use shares one
+// instantiation: a value is changed where it is kept, and copied on its
+// way out.
+type orderedMap[K comparable, P any] struct {
 	keys   []K
-	values map[K]V
+	values map[K]P
 }
 
-func (o *orderedMap[K, V]) get(k K) (V, bool) {
-	v, ok := o.values[k]
-	return v, ok
+func (o *orderedMap[K, P]) get(k K) (P, bool) {
+	p, ok := o.values[k]
+	return p, ok
 }
 
-func (o *orderedMap[K, V]) put(k K, v V) {
+func (o *orderedMap[K, P]) put(k K, p P) {
 	if o.values == nil {
-		o.values = map[K]V{}
+		o.values = map[K]P{}
 	}
 	if _, ok := o.values[k]; !ok {
 		o.keys = append(o.keys, k)
 	}
-	o.values[k] = v
+	o.values[k] = p
 }
 
 // remove removes k and reports whether it was there.
-func (o *orderedMap[K, V]) remove(k K) bool {
+func (o *orderedMap[K, P]) remove(k K) bool {
 	if _, ok := o.values[k]; !ok {
 		return false
 	}
@@ -128,38 +132,39 @@ func (o *orderedMap[K, V]) remove(k K) bool {
 	return true
 }
 
-// list returns the values in first-seen order, each copied by copyValue.
-func (o *orderedMap[K, V]) list(copyValue func(V) V) []V {
-	out := make([]V, 0, len(o.keys))
-	for _, k := range o.keys {
-		out = append(out, copyValue(o.values[k]))
-	}
-	return out
-}
-
-// deepCopy returns a copy of v, a value of the generated types (or a
-// slice of or pointer to one), that shares no memory with it, by encoding
-// and decoding it with the generated code: a snapshot handed out, or an
-// update taken in, cannot change what the state holds. A value that does
-// not encode (a union without a variant, built by hand) is returned as
-// it is.
-func deepCopy[T any](v T) T {
+// deepCopy returns a pointer to a copy of *p, a value of the generated
+// types (or a slice of or pointer to one), that shares no memory with it,
+// by encoding and decoding it with the generated code: a snapshot handed
+// out, or an update taken in, cannot change what the state holds. A value
+// that does not encode (a union without a variant, built by hand) is not
+// copied: p is returned. P is a pointer type, so that every use shares one
+// instantiation.
+func deepCopy[P any](p P) P {
+	out := reflect.New(reflect.TypeOf(p).Elem()).Interface()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // free-form JSON stays as it was: no \u003c for <
-	if err := enc.Encode(&v); err != nil {
-		return v
+	if err := enc.Encode(p); err != nil {
+		return p
 	}
-	var out T
-	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
-		return v
+	if err := json.Unmarshal(b.Bytes(), out); err != nil {
+		return p
+	}
+	return out.(P)
+}
+
+// planList returns copies of the plans of m in first-seen order.
+func planList(m *orderedMap[string, *PlanState]) []PlanState {
+	out := make([]PlanState, 0, len(m.keys))
+	for _, k := range m.keys {
+		out = append(out, copyPlan(*m.values[k]))
 	}
 	return out
 }
 
 // copyPlan returns a copy of p that shares no memory with it.
 func copyPlan(p PlanState) PlanState {
-	p.Entries = deepCopy(p.Entries)
+	p.Entries = *deepCopy(&p.Entries)
 	p.Raw = copyRaw(p.Raw)
 	p.Meta = copyRaw(p.Meta)
 	return p
@@ -263,18 +268,18 @@ func jsonObjectMembers(b json.RawMessage) (members []metaMember, ok bool) {
 // sessionQueue holds the updates of one session until they are read, in
 // arrival order. Adding never blocks: the connection handles notifications
 // one at a time and must not wait for a reader.
-type sessionQueue[T any] struct {
+type sessionQueue struct {
 	mu     sync.Mutex
-	items  []T
+	items  []SessionEvent
 	ready  chan struct{} // closed and replaced when an item is added
 	closed bool
 }
 
-func newSessionQueue[T any]() *sessionQueue[T] {
-	return &sessionQueue[T]{ready: make(chan struct{})}
+func newSessionQueue() *sessionQueue {
+	return &sessionQueue{ready: make(chan struct{})}
 }
 
-func (q *sessionQueue[T]) push(v T) {
+func (q *sessionQueue) push(v SessionEvent) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
@@ -288,22 +293,20 @@ func (q *sessionQueue[T]) push(v T) {
 // next returns the oldest item, waiting for one until ctx ends; once the
 // queue is closed, or closed or connDone is, and it is empty, it returns
 // errClosed.
-func (q *sessionQueue[T]) next(ctx context.Context, closed, connDone <-chan struct{}, errClosed error) (T, error) {
+func (q *sessionQueue) next(ctx context.Context, closed, connDone <-chan struct{}, errClosed error) (SessionEvent, error) {
 	for {
 		q.mu.Lock()
 		if len(q.items) > 0 {
 			v := q.items[0]
-			var zero T
-			q.items[0] = zero
+			q.items[0] = SessionEvent{}
 			q.items = q.items[1:]
 			q.mu.Unlock()
 			return v, nil
 		}
 		ended, ready := q.closed, q.ready
 		q.mu.Unlock()
-		var zero T
 		if ended {
-			return zero, errClosed
+			return SessionEvent{}, errClosed
 		}
 		select {
 		case <-ready:
@@ -312,12 +315,12 @@ func (q *sessionQueue[T]) next(ctx context.Context, closed, connDone <-chan stru
 		case <-connDone:
 			q.close()
 		case <-ctx.Done():
-			return zero, ctx.Err()
+			return SessionEvent{}, ctx.Err()
 		}
 	}
 }
 
-func (q *sessionQueue[T]) close() {
+func (q *sessionQueue) close() {
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()

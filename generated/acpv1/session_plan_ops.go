@@ -22,7 +22,7 @@ func (s *SessionState) applyPlanOperations(v SessionUpdateVariant) SessionChange
 	switch v := v.(type) {
 	case *SessionUpdatePlanUpdate:
 		p := planFromContent(v.Plan)
-		s.plans.put(p.ID, p)
+		s.plans.put(p.ID, &p)
 		return SessionChange{Plans: []string{p.ID}}
 	case *SessionUpdatePlanRemoved:
 		if s.plans.remove(string(v.PlanID)) {

@@ -19,8 +19,8 @@ import (
 type SessionState struct {
 	mu            sync.Mutex
 	id            SessionID
-	plans         orderedMap[string, PlanState]
-	toolCalls     orderedMap[ToolCallID, ToolCall]
+	plans         orderedMap[string, *PlanState]
+	toolCalls     orderedMap[ToolCallID, *ToolCall]
 	configOptions []SessionConfigOption
 	mode          *SessionModeID
 	commands      []AvailableCommand
@@ -85,23 +85,27 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 	defer s.mu.Unlock()
 	switch v := u.Value.(type) {
 	case *SessionUpdatePlan:
-		s.plans.put(PlanIDMain, planFromItems(PlanIDMain, v.Entries, v.Meta))
+		p := planFromItems(PlanIDMain, v.Entries, v.Meta)
+		s.plans.put(PlanIDMain, &p)
 		return SessionChange{Plans: []string{PlanIDMain}}
 	case *SessionUpdateToolCall:
-		c := deepCopy(v.ToolCall)
-		s.toolCalls.put(c.ToolCallID, c)
+		c := *deepCopy(&v.ToolCall)
+		s.toolCalls.put(c.ToolCallID, &c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateToolCallUpdate:
-		c, _ := s.toolCalls.get(v.ToolCallID)
+		c, ok := s.toolCalls.get(v.ToolCallID)
+		if !ok {
+			c = new(ToolCall)
+		}
 		c.ToolCallID = v.ToolCallID
-		patchToolCall(&c, deepCopy(v.ToolCallUpdate))
+		patchToolCall(c, *deepCopy(&v.ToolCallUpdate))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateConfigOptionUpdate:
-		s.configOptions = deepCopy(v.ConfigOptions)
+		s.configOptions = *deepCopy(&v.ConfigOptions)
 		return SessionChange{ConfigOptions: true}
 	case *SessionUpdateAvailableCommandsUpdate:
-		s.commands = deepCopy(v.AvailableCommands)
+		s.commands = *deepCopy(&v.AvailableCommands)
 		return SessionChange{Commands: true}
 	case *SessionUpdateCurrentModeUpdate:
 		mode := v.CurrentModeID
@@ -112,7 +116,7 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 		s.updatedAt = patchString(s.updatedAt, v.UpdatedAt)
 		return SessionChange{Info: true}
 	case *SessionUpdateUsageUpdate:
-		usage := deepCopy(v.UsageUpdate)
+		usage := *deepCopy(&v.UsageUpdate)
 		s.usage = &usage
 		return SessionChange{Usage: true}
 	}
@@ -168,7 +172,7 @@ func patchString(old *string, n Nullable[string]) *string {
 func (s *SessionState) SetConfigOptions(options []SessionConfigOption) SessionChange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.configOptions = deepCopy(options)
+	s.configOptions = *deepCopy(&options)
 	return SessionChange{ConfigOptions: true}
 }
 
@@ -189,14 +193,14 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 	defer s.mu.Unlock()
 	snap := SessionSnapshot{
 		SessionID:         s.id,
-		Plans:             s.plans.list(copyPlan),
-		ToolCalls:         s.toolCalls.list(copyToolCall),
-		ConfigOptions:     deepCopy(s.configOptions),
-		AvailableCommands: deepCopy(s.commands),
-		CurrentMode:       deepCopy(s.mode),
-		Title:             deepCopy(s.title),
-		UpdatedAt:         deepCopy(s.updatedAt),
-		Usage:             deepCopy(s.usage),
+		Plans:             planList(&s.plans),
+		ToolCalls:         s.toolCallList(),
+		ConfigOptions:     *deepCopy(&s.configOptions),
+		AvailableCommands: *deepCopy(&s.commands),
+		CurrentMode:       *deepCopy(&s.mode),
+		Title:             *deepCopy(&s.title),
+		UpdatedAt:         *deepCopy(&s.updatedAt),
+		Usage:             *deepCopy(&s.usage),
 	}
 	return snap
 }
@@ -205,7 +209,11 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 func (s *SessionState) Plan(id string) (PlanState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, ok := s.plans.get(id)
+	var p PlanState
+	kept, ok := s.plans.get(id)
+	if ok {
+		p = *kept
+	}
 	return copyPlan(p), ok
 }
 
@@ -214,14 +222,27 @@ func (s *SessionState) Plan(id string) (PlanState, bool) {
 func (s *SessionState) ToolCall(id ToolCallID) (ToolCall, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.toolCalls.get(id)
+	var c ToolCall
+	kept, ok := s.toolCalls.get(id)
+	if ok {
+		c = *kept
+	}
 	return copyToolCall(c), ok
 }
 
+// toolCallList returns copies of the tool calls in first-seen order.
+func (s *SessionState) toolCallList() []ToolCall {
+	out := make([]ToolCall, 0, len(s.toolCalls.keys))
+	for _, k := range s.toolCalls.keys {
+		out = append(out, copyToolCall(*s.toolCalls.values[k]))
+	}
+	return out
+}
+
 // copyToolCall returns a copy of c that shares no memory with it.
-func copyToolCall(c ToolCall) ToolCall { return deepCopy(c) }
+func copyToolCall(c ToolCall) ToolCall { return *deepCopy(&c) }
 
 // planFromItems is the state of an items plan.
 func planFromItems(id string, entries []PlanEntry, meta json.RawMessage) PlanState {
-	return PlanState{ID: id, Kind: PlanKindItems, Entries: deepCopy(entries), Meta: copyRaw(meta)}
+	return PlanState{ID: id, Kind: PlanKindItems, Entries: *deepCopy(&entries), Meta: copyRaw(meta)}
 }

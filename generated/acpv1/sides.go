@@ -193,25 +193,25 @@ func (c *AgentSideConnection) CompleteElicitation(ctx context.Context, params *C
 // CreateElicitation sends the client the "elicitation/create" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) CreateElicitation(ctx context.Context, params *CreateElicitationRequest) (*CreateElicitationResponse, error) {
-	return call[CreateElicitationResponse](ctx, c.connection, MethodCreateElicitation, params)
+	return call[*CreateElicitationResponse](ctx, c.connection, MethodCreateElicitation, params)
 }
 
 // ReadTextFile sends the client the "fs/read_text_file" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) ReadTextFile(ctx context.Context, params *ReadTextFileRequest) (*ReadTextFileResponse, error) {
-	return call[ReadTextFileResponse](ctx, c.connection, MethodReadTextFile, params)
+	return call[*ReadTextFileResponse](ctx, c.connection, MethodReadTextFile, params)
 }
 
 // WriteTextFile sends the client the "fs/write_text_file" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) WriteTextFile(ctx context.Context, params *WriteTextFileRequest) (*WriteTextFileResponse, error) {
-	return call[WriteTextFileResponse](ctx, c.connection, MethodWriteTextFile, params)
+	return call[*WriteTextFileResponse](ctx, c.connection, MethodWriteTextFile, params)
 }
 
 // RequestPermission sends the client the "session/request_permission" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) RequestPermission(ctx context.Context, params *RequestPermissionRequest) (*RequestPermissionResponse, error) {
-	return call[RequestPermissionResponse](ctx, c.connection, MethodRequestPermission, params)
+	return call[*RequestPermissionResponse](ctx, c.connection, MethodRequestPermission, params)
 }
 
 // SessionUpdate sends the client the "session/update" notification.
@@ -222,31 +222,31 @@ func (c *AgentSideConnection) SessionUpdate(ctx context.Context, params *Session
 // CreateTerminal sends the client the "terminal/create" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) CreateTerminal(ctx context.Context, params *CreateTerminalRequest) (*CreateTerminalResponse, error) {
-	return call[CreateTerminalResponse](ctx, c.connection, MethodCreateTerminal, params)
+	return call[*CreateTerminalResponse](ctx, c.connection, MethodCreateTerminal, params)
 }
 
 // KillTerminal sends the client the "terminal/kill" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) KillTerminal(ctx context.Context, params *KillTerminalRequest) (*KillTerminalResponse, error) {
-	return call[KillTerminalResponse](ctx, c.connection, MethodKillTerminal, params)
+	return call[*KillTerminalResponse](ctx, c.connection, MethodKillTerminal, params)
 }
 
 // TerminalOutput sends the client the "terminal/output" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) TerminalOutput(ctx context.Context, params *TerminalOutputRequest) (*TerminalOutputResponse, error) {
-	return call[TerminalOutputResponse](ctx, c.connection, MethodTerminalOutput, params)
+	return call[*TerminalOutputResponse](ctx, c.connection, MethodTerminalOutput, params)
 }
 
 // ReleaseTerminal sends the client the "terminal/release" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) ReleaseTerminal(ctx context.Context, params *ReleaseTerminalRequest) (*ReleaseTerminalResponse, error) {
-	return call[ReleaseTerminalResponse](ctx, c.connection, MethodReleaseTerminal, params)
+	return call[*ReleaseTerminalResponse](ctx, c.connection, MethodReleaseTerminal, params)
 }
 
 // WaitForTerminalExit sends the client the "terminal/wait_for_exit" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) WaitForTerminalExit(ctx context.Context, params *WaitForTerminalExitRequest) (*WaitForTerminalExitResponse, error) {
-	return call[WaitForTerminalExitResponse](ctx, c.connection, MethodWaitForTerminalExit, params)
+	return call[*WaitForTerminalExitResponse](ctx, c.connection, MethodWaitForTerminalExit, params)
 }
 
 // Client is implemented by every client: the methods of the protocol that each client must handle.
@@ -418,19 +418,19 @@ var clientNotifications = map[string]route{
 // Authenticate sends the agent the "authenticate" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) Authenticate(ctx context.Context, params *AuthenticateRequest) (*AuthenticateResponse, error) {
-	return call[AuthenticateResponse](ctx, c.connection, MethodAuthenticate, params)
+	return call[*AuthenticateResponse](ctx, c.connection, MethodAuthenticate, params)
 }
 
 // Initialize sends the agent the "initialize" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) Initialize(ctx context.Context, params *InitializeRequest) (*InitializeResponse, error) {
-	return call[InitializeResponse](ctx, c.connection, MethodInitialize, params)
+	return call[*InitializeResponse](ctx, c.connection, MethodInitialize, params)
 }
 
 // Logout sends the agent the "logout" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) Logout(ctx context.Context, params *LogoutRequest) (*LogoutResponse, error) {
-	return call[LogoutResponse](ctx, c.connection, MethodLogout, params)
+	return call[*LogoutResponse](ctx, c.connection, MethodLogout, params)
 }
 
 // Cancel sends the agent the "session/cancel" notification.
@@ -441,53 +441,53 @@ func (c *ClientSideConnection) Cancel(ctx context.Context, params *CancelNotific
 // CloseSession sends the agent the "session/close" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) CloseSession(ctx context.Context, params *CloseSessionRequest) (*CloseSessionResponse, error) {
-	return call[CloseSessionResponse](ctx, c.connection, MethodCloseSession, params)
+	return call[*CloseSessionResponse](ctx, c.connection, MethodCloseSession, params)
 }
 
 // DeleteSession sends the agent the "session/delete" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) DeleteSession(ctx context.Context, params *DeleteSessionRequest) (*DeleteSessionResponse, error) {
-	return call[DeleteSessionResponse](ctx, c.connection, MethodDeleteSession, params)
+	return call[*DeleteSessionResponse](ctx, c.connection, MethodDeleteSession, params)
 }
 
 // ListSessions sends the agent the "session/list" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) ListSessions(ctx context.Context, params *ListSessionsRequest) (*ListSessionsResponse, error) {
-	return call[ListSessionsResponse](ctx, c.connection, MethodListSessions, params)
+	return call[*ListSessionsResponse](ctx, c.connection, MethodListSessions, params)
 }
 
 // LoadSession sends the agent the "session/load" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) LoadSession(ctx context.Context, params *LoadSessionRequest) (*LoadSessionResponse, error) {
-	return call[LoadSessionResponse](ctx, c.connection, MethodLoadSession, params)
+	return call[*LoadSessionResponse](ctx, c.connection, MethodLoadSession, params)
 }
 
 // NewSession sends the agent the "session/new" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) NewSession(ctx context.Context, params *NewSessionRequest) (*NewSessionResponse, error) {
-	return call[NewSessionResponse](ctx, c.connection, MethodNewSession, params)
+	return call[*NewSessionResponse](ctx, c.connection, MethodNewSession, params)
 }
 
 // Prompt sends the agent the "session/prompt" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) Prompt(ctx context.Context, params *PromptRequest) (*PromptResponse, error) {
-	return call[PromptResponse](ctx, c.connection, MethodPrompt, params)
+	return call[*PromptResponse](ctx, c.connection, MethodPrompt, params)
 }
 
 // ResumeSession sends the agent the "session/resume" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) ResumeSession(ctx context.Context, params *ResumeSessionRequest) (*ResumeSessionResponse, error) {
-	return call[ResumeSessionResponse](ctx, c.connection, MethodResumeSession, params)
+	return call[*ResumeSessionResponse](ctx, c.connection, MethodResumeSession, params)
 }
 
 // SetSessionConfigOption sends the agent the "session/set_config_option" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) SetSessionConfigOption(ctx context.Context, params *SetSessionConfigOptionRequest) (*SetSessionConfigOptionResponse, error) {
-	return call[SetSessionConfigOptionResponse](ctx, c.connection, MethodSetSessionConfigOption, params)
+	return call[*SetSessionConfigOptionResponse](ctx, c.connection, MethodSetSessionConfigOption, params)
 }
 
 // SetSessionMode sends the agent the "session/set_mode" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) SetSessionMode(ctx context.Context, params *SetSessionModeRequest) (*SetSessionModeResponse, error) {
-	return call[SetSessionModeResponse](ctx, c.connection, MethodSetSessionMode, params)
+	return call[*SetSessionModeResponse](ctx, c.connection, MethodSetSessionMode, params)
 }

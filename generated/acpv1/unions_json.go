@@ -1411,30 +1411,30 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	switch jsonKind(data) {
 	case '"':
 		var v ElicitationContentValueString
-		if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
+		if err = decodeLocal(data, (*string)(&v), decodeString[string]); err == nil {
 			u.Value = v
 			return nil
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		var v ElicitationContentValueInteger
-		if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
+		if err = decodeLocal(data, (*int64)(&v), decodeInt[int64]); err == nil {
 			u.Value = v
 			return nil
 		}
 		var v2 ElicitationContentValueNumber
-		if err = decodeWith(data, (*float64)(&v2), decodeFloat[float64]); err == nil {
+		if err = decodeLocal(data, (*float64)(&v2), decodeFloat[float64]); err == nil {
 			u.Value = v2
 			return nil
 		}
 	case 't', 'f':
 		var v ElicitationContentValueBoolean
-		if err = decodeWith(data, (*bool)(&v), decodeBool[bool]); err == nil {
+		if err = decodeLocal(data, (*bool)(&v), decodeBool[bool]); err == nil {
 			u.Value = v
 			return nil
 		}
 	case '[':
 		var v ElicitationContentValueStringArray
-		if err = decodeWith(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
+		if err = decodeLocal(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}); err == nil {
 			u.Value = v
@@ -2339,13 +2339,13 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 		return nil
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		var v RequestIDNumber
-		if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
+		if err = decodeLocal(data, (*int64)(&v), decodeInt[int64]); err == nil {
 			u.Value = v
 			return nil
 		}
 	case '"':
 		var v RequestIDStr
-		if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
+		if err = decodeLocal(data, (*string)(&v), decodeString[string]); err == nil {
 			u.Value = v
 			return nil
 		}
@@ -2820,7 +2820,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
-			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
+			if err = decodeLocal(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
 				return decodeSlice(d, p, decodeObject[*SessionConfigSelectOption])
 			}); err == nil {
 				u.Value = v
@@ -2829,7 +2829,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		}
 		if !nonEmpty || hasKeys(m, "group", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
-			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
+			if err = decodeLocal(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
 				return decodeSlice(d, p, decodeObject[*SessionConfigSelectGroup])
 			}); err == nil {
 				u.Value = v

@@ -1805,31 +1805,31 @@ type ClientAuthStatusUpdate interface {
 // AuthStatus sends the agent the "auth/status" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) AuthStatus(ctx context.Context, params *AuthStatusRequest) (*AuthStatusResponse, error) {
-	return call[AuthStatusResponse](ctx, c.connection, MethodAuthStatus, params)
+	return call[*AuthStatusResponse](ctx, c.connection, MethodAuthStatus, params)
 }
 
 // ArchiveSession sends the agent the "session/archive" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) ArchiveSession(ctx context.Context, params *ArchiveSessionRequest) (*ArchiveSessionResponse, error) {
-	return call[ArchiveSessionResponse](ctx, c.connection, MethodArchiveSession, params)
+	return call[*ArchiveSessionResponse](ctx, c.connection, MethodArchiveSession, params)
 }
 
 // SetSessionTitle sends the agent the "session/set_title" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) SetSessionTitle(ctx context.Context, params *SetSessionTitleRequest) (*SetSessionTitleResponse, error) {
-	return call[SetSessionTitleResponse](ctx, c.connection, MethodSetSessionTitle, params)
+	return call[*SetSessionTitleResponse](ctx, c.connection, MethodSetSessionTitle, params)
 }
 
 // SessionStatus sends the agent the "session/status" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) SessionStatus(ctx context.Context, params *SessionStatusRequest) (*SessionStatusResponse, error) {
-	return call[SessionStatusResponse](ctx, c.connection, MethodSessionStatus, params)
+	return call[*SessionStatusResponse](ctx, c.connection, MethodSessionStatus, params)
 }
 
 // UnarchiveSession sends the agent the "session/unarchive" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) UnarchiveSession(ctx context.Context, params *UnarchiveSessionRequest) (*UnarchiveSessionResponse, error) {
-	return call[UnarchiveSessionResponse](ctx, c.connection, MethodUnarchiveSession, params)
+	return call[*UnarchiveSessionResponse](ctx, c.connection, MethodUnarchiveSession, params)
 }
 
 func init() {

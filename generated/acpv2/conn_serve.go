@@ -31,7 +31,7 @@ func (c *connection) serve(m *lineMessage) bool {
 	// Not a child of c.ctx: end cancels the requests being served itself.
 	ctx := new(requestContext)
 	initialize := c.init != nil && m.method == MethodInitialize
-	params := inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
+	params := inParams{value: m.params.value, err: m.params.err}
 	var served chan struct{}
 	if initialize {
 		served = make(chan struct{})

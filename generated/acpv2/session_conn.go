@@ -69,7 +69,7 @@ func (r *SessionRouter) UpdateSession(ctx context.Context, n *UpdateSessionNotif
 // kept for it first.
 func (r *SessionRouter) start(conn *ClientSideConnection, id SessionID) *ActiveSession {
 	s := &ActiveSession{id: id, conn: conn, router: r, state: NewSessionState(id),
-		queue: newSessionQueue[SessionEvent](), closed: make(chan struct{})}
+		queue: newSessionQueue(), closed: make(chan struct{})}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.sessions == nil {
@@ -134,7 +134,7 @@ type ActiveSession struct {
 	conn   *ClientSideConnection
 	router *SessionRouter
 	state  *SessionState
-	queue  *sessionQueue[SessionEvent]
+	queue  *sessionQueue
 	once   sync.Once
 	closed chan struct{}
 }

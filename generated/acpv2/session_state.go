@@ -19,8 +19,8 @@ import (
 type SessionState struct {
 	mu            sync.Mutex
 	id            SessionID
-	plans         orderedMap[string, PlanState]
-	toolCalls     orderedMap[ToolCallID, ToolCallState]
+	plans         orderedMap[string, *PlanState]
+	toolCalls     orderedMap[ToolCallID, *ToolCallState]
 	configOptions []SessionConfigOption
 	commands      []AvailableCommand
 	title         *string
@@ -122,40 +122,40 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 	switch v := u.Value.(type) {
 	case *SessionUpdatePlanUpdate:
 		p := planFromContent(v.Plan)
-		s.plans.put(p.ID, p)
+		s.plans.put(p.ID, &p)
 		return SessionChange{Plans: []string{p.ID}}
 	case *SessionUpdateToolCallUpdate:
 		c, ok := s.toolCalls.get(v.ToolCallID)
 		if !ok {
-			c = ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
+			c = &ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
 		}
-		patchToolCall(&c, deepCopy(v.ToolCallUpdate))
+		patchToolCall(c, *deepCopy(&v.ToolCallUpdate))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateToolCallContentChunk:
 		c, ok := s.toolCalls.get(v.ToolCallID)
 		if !ok {
-			c = ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
+			c = &ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
 		}
-		c.Content = append(c.Content[:len(c.Content):len(c.Content)], deepCopy(v.Content))
+		c.Content = append(c.Content[:len(c.Content):len(c.Content)], *deepCopy(&v.Content))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateConfigOptionUpdate:
-		s.configOptions = deepCopy(v.ConfigOptions)
+		s.configOptions = *deepCopy(&v.ConfigOptions)
 		return SessionChange{ConfigOptions: true}
 	case *SessionUpdateAvailableCommandsUpdate:
-		s.commands = deepCopy(v.AvailableCommands)
+		s.commands = *deepCopy(&v.AvailableCommands)
 		return SessionChange{Commands: true}
 	case *SessionUpdateSessionInfoUpdate:
 		s.title = patchNullable(s.title, v.Title)
 		s.updatedAt = patchNullable(s.updatedAt, v.UpdatedAt)
 		return SessionChange{Info: true}
 	case *SessionUpdateUsageUpdate:
-		usage := deepCopy(v.UsageUpdate)
+		usage := *deepCopy(&v.UsageUpdate)
 		s.usage = &usage
 		return SessionChange{Usage: true}
 	case *SessionUpdateStateUpdate:
-		state := deepCopy(v.StateUpdate)
+		state := *deepCopy(&v.StateUpdate)
 		s.state = &state
 		s.background = backgroundOf(state)
 		return SessionChange{State: true}
@@ -242,7 +242,7 @@ func patchList[T any](old []T, n Nullable[[]T]) []T {
 func (s *SessionState) SetConfigOptions(options []SessionConfigOption) SessionChange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.configOptions = deepCopy(options)
+	s.configOptions = *deepCopy(&options)
 	return SessionChange{ConfigOptions: true}
 }
 
@@ -253,7 +253,7 @@ func (s *SessionState) setCommands(commands []AvailableCommand) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.commands = deepCopy(commands)
+	s.commands = *deepCopy(&commands)
 }
 
 // Snapshot returns a copy of the whole state.
@@ -262,15 +262,15 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 	defer s.mu.Unlock()
 	return SessionSnapshot{
 		SessionID:         s.id,
-		Plans:             s.plans.list(copyPlan),
-		ToolCalls:         s.toolCalls.list(copyToolCall),
-		ConfigOptions:     deepCopy(s.configOptions),
-		AvailableCommands: deepCopy(s.commands),
-		Title:             deepCopy(s.title),
-		UpdatedAt:         deepCopy(s.updatedAt),
-		Usage:             deepCopy(s.usage),
-		State:             deepCopy(s.state),
-		Background:        deepCopy(s.background),
+		Plans:             planList(&s.plans),
+		ToolCalls:         s.toolCallList(),
+		ConfigOptions:     *deepCopy(&s.configOptions),
+		AvailableCommands: *deepCopy(&s.commands),
+		Title:             *deepCopy(&s.title),
+		UpdatedAt:         *deepCopy(&s.updatedAt),
+		Usage:             *deepCopy(&s.usage),
+		State:             *deepCopy(&s.state),
+		Background:        *deepCopy(&s.background),
 	}
 }
 
@@ -278,7 +278,11 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 func (s *SessionState) Plan(id string) (PlanState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, ok := s.plans.get(id)
+	var p PlanState
+	kept, ok := s.plans.get(id)
+	if ok {
+		p = *kept
+	}
 	return copyPlan(p), ok
 }
 
@@ -287,26 +291,39 @@ func (s *SessionState) Plan(id string) (PlanState, bool) {
 func (s *SessionState) ToolCall(id ToolCallID) (ToolCallState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.toolCalls.get(id)
+	var c ToolCallState
+	kept, ok := s.toolCalls.get(id)
+	if ok {
+		c = *kept
+	}
 	return copyToolCall(c), ok
+}
+
+// toolCallList returns copies of the tool calls in first-seen order.
+func (s *SessionState) toolCallList() []ToolCallState {
+	out := make([]ToolCallState, 0, len(s.toolCalls.keys))
+	for _, k := range s.toolCalls.keys {
+		out = append(out, copyToolCall(*s.toolCalls.values[k]))
+	}
+	return out
 }
 
 // copyToolCall returns a copy of c that shares no memory with it.
 func copyToolCall(c ToolCallState) ToolCallState {
-	c.Name = deepCopy(c.Name)
-	c.Title = deepCopy(c.Title)
-	c.Content = deepCopy(c.Content)
-	c.Locations = deepCopy(c.Locations)
+	c.Name = *deepCopy(&c.Name)
+	c.Title = *deepCopy(&c.Title)
+	c.Content = *deepCopy(&c.Content)
+	c.Locations = *deepCopy(&c.Locations)
 	c.RawInput = copyRaw(c.RawInput)
 	c.RawOutput = copyRaw(c.RawOutput)
-	c.Capabilities = deepCopy(c.Capabilities)
+	c.Capabilities = *deepCopy(&c.Capabilities)
 	c.Meta = copyRaw(c.Meta)
 	return c
 }
 
 // planFromItems is the state of an items plan.
 func planFromItems(id string, entries []PlanEntry, meta json.RawMessage) PlanState {
-	return PlanState{ID: id, Kind: PlanKindItems, Entries: deepCopy(entries), Meta: copyRaw(meta)}
+	return PlanState{ID: id, Kind: PlanKindItems, Entries: *deepCopy(&entries), Meta: copyRaw(meta)}
 }
 
 // planFromContent is the state of a plan_update's plan.

@@ -193,13 +193,13 @@ func (c *AgentSideConnection) CompleteElicitation(ctx context.Context, params *C
 // CreateElicitation sends the client the "elicitation/create" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) CreateElicitation(ctx context.Context, params *CreateElicitationRequest) (*CreateElicitationResponse, error) {
-	return call[CreateElicitationResponse](ctx, c.connection, MethodCreateElicitation, params)
+	return call[*CreateElicitationResponse](ctx, c.connection, MethodCreateElicitation, params)
 }
 
 // RequestPermission sends the client the "session/request_permission" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) RequestPermission(ctx context.Context, params *RequestPermissionRequest) (*RequestPermissionResponse, error) {
-	return call[RequestPermissionResponse](ctx, c.connection, MethodRequestPermission, params)
+	return call[*RequestPermissionResponse](ctx, c.connection, MethodRequestPermission, params)
 }
 
 // UpdateSession sends the client the "session/update" notification.
@@ -292,19 +292,19 @@ var clientNotifications = map[string]route{
 // LoginAuth sends the agent the "auth/login" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) LoginAuth(ctx context.Context, params *LoginAuthRequest) (*LoginAuthResponse, error) {
-	return call[LoginAuthResponse](ctx, c.connection, MethodLoginAuth, params)
+	return call[*LoginAuthResponse](ctx, c.connection, MethodLoginAuth, params)
 }
 
 // LogoutAuth sends the agent the "auth/logout" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) LogoutAuth(ctx context.Context, params *LogoutAuthRequest) (*LogoutAuthResponse, error) {
-	return call[LogoutAuthResponse](ctx, c.connection, MethodLogoutAuth, params)
+	return call[*LogoutAuthResponse](ctx, c.connection, MethodLogoutAuth, params)
 }
 
 // Initialize sends the agent the "initialize" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) Initialize(ctx context.Context, params *InitializeRequest) (*InitializeResponse, error) {
-	return call[InitializeResponse](ctx, c.connection, MethodInitialize, params)
+	return call[*InitializeResponse](ctx, c.connection, MethodInitialize, params)
 }
 
 // CancelSession sends the agent the "session/cancel" notification.
@@ -315,53 +315,53 @@ func (c *ClientSideConnection) CancelSession(ctx context.Context, params *Cancel
 // CloseSession sends the agent the "session/close" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) CloseSession(ctx context.Context, params *CloseSessionRequest) (*CloseSessionResponse, error) {
-	return call[CloseSessionResponse](ctx, c.connection, MethodCloseSession, params)
+	return call[*CloseSessionResponse](ctx, c.connection, MethodCloseSession, params)
 }
 
 // DeleteSession sends the agent the "session/delete" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) DeleteSession(ctx context.Context, params *DeleteSessionRequest) (*DeleteSessionResponse, error) {
-	return call[DeleteSessionResponse](ctx, c.connection, MethodDeleteSession, params)
+	return call[*DeleteSessionResponse](ctx, c.connection, MethodDeleteSession, params)
 }
 
 // ListSessions sends the agent the "session/list" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) ListSessions(ctx context.Context, params *ListSessionsRequest) (*ListSessionsResponse, error) {
-	return call[ListSessionsResponse](ctx, c.connection, MethodListSessions, params)
+	return call[*ListSessionsResponse](ctx, c.connection, MethodListSessions, params)
 }
 
 // NewSession sends the agent the "session/new" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) NewSession(ctx context.Context, params *NewSessionRequest) (*NewSessionResponse, error) {
-	return call[NewSessionResponse](ctx, c.connection, MethodNewSession, params)
+	return call[*NewSessionResponse](ctx, c.connection, MethodNewSession, params)
 }
 
 // Prompt sends the agent the "session/prompt" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) Prompt(ctx context.Context, params *PromptRequest) (*PromptResponse, error) {
-	return call[PromptResponse](ctx, c.connection, MethodPrompt, params)
+	return call[*PromptResponse](ctx, c.connection, MethodPrompt, params)
 }
 
 // ResumeSession sends the agent the "session/resume" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) ResumeSession(ctx context.Context, params *ResumeSessionRequest) (*ResumeSessionResponse, error) {
-	return call[ResumeSessionResponse](ctx, c.connection, MethodResumeSession, params)
+	return call[*ResumeSessionResponse](ctx, c.connection, MethodResumeSession, params)
 }
 
 // SetSessionConfigOption sends the agent the "session/set_config_option" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) SetSessionConfigOption(ctx context.Context, params *SetSessionConfigOptionRequest) (*SetSessionConfigOptionResponse, error) {
-	return call[SetSessionConfigOptionResponse](ctx, c.connection, MethodSetSessionConfigOption, params)
+	return call[*SetSessionConfigOptionResponse](ctx, c.connection, MethodSetSessionConfigOption, params)
 }
 
 // CancelTerminal sends the agent the "terminal/cancel" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) CancelTerminal(ctx context.Context, params *CancelTerminalRequest) (*CancelTerminalResponse, error) {
-	return call[CancelTerminalResponse](ctx, c.connection, MethodCancelTerminal, params)
+	return call[*CancelTerminalResponse](ctx, c.connection, MethodCancelTerminal, params)
 }
 
 // CancelToolCall sends the agent the "tool_call/cancel" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) CancelToolCall(ctx context.Context, params *CancelToolCallRequest) (*CancelToolCallResponse, error) {
-	return call[CancelToolCallResponse](ctx, c.connection, MethodCancelToolCall, params)
+	return call[*CancelToolCallResponse](ctx, c.connection, MethodCancelToolCall, params)
 }

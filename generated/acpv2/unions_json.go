@@ -230,13 +230,13 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	switch jsonKind(data) {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		var v AgentResponseIDNumber
-		if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
+		if err = decodeLocal(data, (*int64)(&v), decodeInt[int64]); err == nil {
 			u.Value = v
 			return nil
 		}
 	case '"':
 		var v AgentResponseIDStr
-		if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
+		if err = decodeLocal(data, (*string)(&v), decodeString[string]); err == nil {
 			u.Value = v
 			return nil
 		}
@@ -1162,13 +1162,13 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	switch jsonKind(data) {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		var v ClientResponseIDNumber
-		if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
+		if err = decodeLocal(data, (*int64)(&v), decodeInt[int64]); err == nil {
 			u.Value = v
 			return nil
 		}
 	case '"':
 		var v ClientResponseIDStr
-		if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
+		if err = decodeLocal(data, (*string)(&v), decodeString[string]); err == nil {
 			u.Value = v
 			return nil
 		}
@@ -2281,30 +2281,30 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	switch jsonKind(data) {
 	case '"':
 		var v ElicitationContentValueString
-		if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
+		if err = decodeLocal(data, (*string)(&v), decodeString[string]); err == nil {
 			u.Value = v
 			return nil
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		var v ElicitationContentValueInteger
-		if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
+		if err = decodeLocal(data, (*int64)(&v), decodeInt[int64]); err == nil {
 			u.Value = v
 			return nil
 		}
 		var v2 ElicitationContentValueNumber
-		if err = decodeWith(data, (*float64)(&v2), decodeFloat[float64]); err == nil {
+		if err = decodeLocal(data, (*float64)(&v2), decodeFloat[float64]); err == nil {
 			u.Value = v2
 			return nil
 		}
 	case 't', 'f':
 		var v ElicitationContentValueBoolean
-		if err = decodeWith(data, (*bool)(&v), decodeBool[bool]); err == nil {
+		if err = decodeLocal(data, (*bool)(&v), decodeBool[bool]); err == nil {
 			u.Value = v
 			return nil
 		}
 	case '[':
 		var v ElicitationContentValueStringArray
-		if err = decodeWith(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
+		if err = decodeLocal(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}); err == nil {
 			u.Value = v
@@ -3982,13 +3982,13 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	switch jsonKind(data) {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		var v RequestIDNumber
-		if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
+		if err = decodeLocal(data, (*int64)(&v), decodeInt[int64]); err == nil {
 			u.Value = v
 			return nil
 		}
 	case '"':
 		var v RequestIDStr
-		if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
+		if err = decodeLocal(data, (*string)(&v), decodeString[string]); err == nil {
 			u.Value = v
 			return nil
 		}
@@ -4608,7 +4608,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
-			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
+			if err = decodeLocal(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
 				return checkItems(decodeSlice(d, p, decodeObject[*SessionConfigSelectOption]), p, 1, -1)
 			}); err == nil {
 				u.Value = v
@@ -4617,7 +4617,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		}
 		if !nonEmpty || hasKeys(m, "groupId", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
-			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
+			if err = decodeLocal(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
 				return checkItems(decodeSlice(d, p, decodeObject[*SessionConfigSelectGroup]), p, 1, -1)
 			}); err == nil {
 				u.Value = v

@@ -679,13 +679,13 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	switch jsonKind(data) {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		var v ProxyResponseIDNumber
-		if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
+		if err = decodeLocal(data, (*int64)(&v), decodeInt[int64]); err == nil {
 			u.Value = v
 			return nil
 		}
 	case '"':
 		var v ProxyResponseIDStr
-		if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
+		if err = decodeLocal(data, (*string)(&v), decodeString[string]); err == nil {
 			u.Value = v
 			return nil
 		}

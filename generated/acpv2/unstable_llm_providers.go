@@ -363,19 +363,19 @@ type AgentSetProvider interface {
 // DisableProvider sends the agent the "providers/disable" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) DisableProvider(ctx context.Context, params *DisableProviderRequest) (*DisableProviderResponse, error) {
-	return call[DisableProviderResponse](ctx, c.connection, MethodDisableProvider, params)
+	return call[*DisableProviderResponse](ctx, c.connection, MethodDisableProvider, params)
 }
 
 // ListProviders sends the agent the "providers/list" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) ListProviders(ctx context.Context, params *ListProvidersRequest) (*ListProvidersResponse, error) {
-	return call[ListProvidersResponse](ctx, c.connection, MethodListProviders, params)
+	return call[*ListProvidersResponse](ctx, c.connection, MethodListProviders, params)
 }
 
 // SetProvider sends the agent the "providers/set" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) SetProvider(ctx context.Context, params *SetProviderRequest) (*SetProviderResponse, error) {
-	return call[SetProviderResponse](ctx, c.connection, MethodSetProvider, params)
+	return call[*SetProviderResponse](ctx, c.connection, MethodSetProvider, params)
 }
 
 func init() {

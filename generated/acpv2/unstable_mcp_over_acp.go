@@ -314,7 +314,7 @@ type AgentMessageMCP interface {
 // MessageMCP sends the client the "mcp/message" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *AgentSideConnection) MessageMCP(ctx context.Context, params *MessageMCPRequest) (*MessageMCPResponse, error) {
-	return call[MessageMCPResponse](ctx, c.connection, MethodMessageMCP, params)
+	return call[*MessageMCPResponse](ctx, c.connection, MethodMessageMCP, params)
 }
 
 // ClientMessageMCP is implemented by a Client that handles the "mcp/message" request.

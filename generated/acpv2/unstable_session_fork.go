@@ -249,7 +249,7 @@ type AgentForkSession interface {
 // ForkSession sends the agent the "session/fork" request and returns its result; an error
 // response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
 func (c *ClientSideConnection) ForkSession(ctx context.Context, params *ForkSessionRequest) (*ForkSessionResponse, error) {
-	return call[ForkSessionResponse](ctx, c.connection, MethodForkSession, params)
+	return call[*ForkSessionResponse](ctx, c.connection, MethodForkSession, params)
 }
 
 func init() {

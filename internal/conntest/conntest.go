@@ -43,9 +43,21 @@ func Request[P, R any](f func(context.Context, *P) (*R, error)) Call {
 		if err != nil {
 			return nil, err
 		}
-		return marshal(r)
+		if r == nil {
+			return nil, errors.New("conntest: a nil result without error")
+		}
+		raw, err := marshal(r)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", errWritingResult, err)
+		}
+		return raw, nil
 	}
 }
+
+// errWritingResult is the error of a Call whose result came but cannot be
+// written as JSON, such as the zero result of a method with a required
+// member.
+var errWritingResult = errors.New("conntest: writing the result")
 
 // Notification returns the Call of the typed notification method f of a
 // connection.
@@ -105,10 +117,12 @@ func (hs *Handlers) call(ctx context.Context, method string, params any) (any, e
 }
 
 // Serve is the body of a request method of a test implementation: the
-// handler of method answers, and its result is read into an R.
+// handler of method answers, and its result is read into an R; a nil
+// result stays nil.
 func Serve[R any](ctx context.Context, hs *Handlers, method string, params any) (*R, error) {
 	res, err := hs.call(ctx, method, params)
-	if err != nil {
+	if err != nil || res == nil {
+		// A nil result without error is the connection's to answer.
 		return nil, err
 	}
 	raw, err := marshal(res)

@@ -18,6 +18,7 @@ func Run(t *testing.T, pkg *Package, closed error) {
 		{"LongLine", LongLine},
 		{"Wire", Wire},
 		{"Extensions", Extensions},
+		{"NullPayloads", NullPayloads},
 		{"CancelInbound", CancelInbound},
 		{"InitGateConcurrent", InitGateConcurrent},
 		{"InitializeFirst", InitializeFirst},

@@ -241,6 +241,40 @@ func Wire(t *testing.T, pkg *Package) {
 	})
 }
 
+// NullPayloads: null params are answered "invalid params", a handler's
+// nil result without error is answered with the zero result, and a null
+// result of a typed call is its zero result, not an error.
+func NullPayloads(t *testing.T, pkg *Package) {
+	hs := &Handlers{}
+	hs.Set("session/prompt", func(ctx context.Context, raw json.RawMessage) (any, error) { return nil, nil })
+	peer := NewRawAgentPeer(t, pkg, hs, false)
+	peer.Exchange([]Line{
+		{`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":null}`, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params","data":{"details":"params are missing"}}}`},
+	})
+	peer.Send(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"ok","prompt":[{"type":"text","text":"x"}]}}`)
+	if got := peer.Recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":2,"result":{`) {
+		t.Errorf("a nil result answered %s, want the zero result", got)
+	}
+	type answer struct {
+		result json.RawMessage
+		err    error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		r, err := peer.Call(Ctx(t), "session/request_permission", fmt.Sprintf(pkg.PermissionParams, "s"))
+		done <- answer{r, err}
+	}()
+	if got := peer.Recv(); !strings.Contains(got, `"id":1,"method":"session/request_permission"`) {
+		t.Errorf("request %s", got)
+	}
+	peer.Send(`{"jsonrpc":"2.0","id":1,"result":null}`)
+	// The zero result of session/request_permission lacks its required
+	// outcome: that it came is all the adapter can tell.
+	if a := Receive(t, done, "result"); !errors.Is(a.err, errWritingResult) && (a.err != nil || len(a.result) == 0 || a.result[0] != '{') {
+		t.Errorf("a null result: %s, %v; want the zero result", a.result, a.err)
+	}
+}
+
 // Extensions: extension requests and notifications both ways, raw, and an
 // error response to a typed call as the package's *Error.
 func Extensions(t *testing.T, pkg *Package) {
