@@ -260,6 +260,31 @@ func decodePointerField[E any](d *decoder, p **E, elem func(*E, *decoder) error,
 	return decodeField(d, p, func(p **E, d *decoder) error { return decodePointer(p, d, elem) }, rules)
 }
 
+// decodeObjectField decodes a member whose Go field points to a struct into
+// a new value that newValue allocates (newObject): one instantiation for
+// every struct, as every pointer type argument shares one, where
+// decodePointerField would have one per struct. decodeField reads a null,
+// which no struct decodes itself.
+func decodeObjectField[P restDecoder](d *decoder, p *P, newValue func() P, rules uint8) error {
+	return decodeField(d, p, func(p *P, d *decoder) error {
+		v := newValue()
+		if err := d.object(v); err != nil {
+			return err
+		}
+		*p = v
+		return nil
+	}, rules)
+}
+
+// newObject allocates a zero E, for decodeObjectField: the only code each
+// struct type has of its own there. It stays out of line, so that the
+// function value of each type calls the one body of its shape.
+//
+//go:noinline
+func newObject[E any]() *E {
+	return new(E)
+}
+
 // decodeNullableField decodes a member whose null means something of its own.
 func decodeNullableField[T any](d *decoder, p *Nullable[T], elem func(*T, *decoder) error, rules uint8) error {
 	return decodeField(d, p, func(p *Nullable[T], d *decoder) error { return decodeNullable(p, d, elem) }, rules|nullValue)

@@ -10,15 +10,9 @@ import "encoding/json"
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Logout != nil {
-		b = appendName(b, `,"logout":`)
-		start = len(b)
-		b, err = v.Logout.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"logout":`, v.Logout, v.Logout != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -40,7 +34,7 @@ func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "logout":
-		return true, decodePointerField(d, &v.Logout, decodeObject[*LogoutCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Logout, newObject[LogoutCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -133,13 +127,13 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "loadSession":
 		return true, decodePointerField(d, &v.LoadSession, decodeBool[bool], defaultOnError)
 	case "promptCapabilities":
-		return true, decodePointerField(d, &v.PromptCapabilities, decodeObject[*PromptCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.PromptCapabilities, newObject[PromptCapabilities], defaultOnError)
 	case "mcpCapabilities":
-		return true, decodePointerField(d, &v.MCPCapabilities, decodeObject[*MCPCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.MCPCapabilities, newObject[MCPCapabilities], defaultOnError)
 	case "sessionCapabilities":
-		return true, decodePointerField(d, &v.SessionCapabilities, decodeObject[*SessionCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.SessionCapabilities, newObject[SessionCapabilities], defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, decodeObject[*AgentAuthCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Auth, newObject[AgentAuthCapabilities], defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -300,15 +294,9 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
@@ -331,7 +319,7 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Data, d)
@@ -928,13 +916,8 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendOptionalBool(b, `,"terminal":`, v.Terminal)
-	if v.Session != nil {
-		b = appendName(b, `,"session":`)
-		start = len(b)
-		b, err = v.Session.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"session":`, v.Session, v.Session != nil); err != nil {
+		return nil, err
 	}
 	if v.Auth != nil {
 		member := len(b)
@@ -948,13 +931,8 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if v.Elicitation != nil {
-		b = appendName(b, `,"elicitation":`)
-		start = len(b)
-		b, err = v.Elicitation.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"elicitation":`, v.Elicitation, v.Elicitation != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -979,15 +957,15 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "fs":
-		return true, decodePointerField(d, &v.Fs, decodeObject[*FileSystemCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Fs, newObject[FileSystemCapabilities], defaultOnError)
 	case "terminal":
 		return true, decodePointerField(d, &v.Terminal, decodeBool[bool], defaultOnError)
 	case "session":
-		return true, decodePointerField(d, &v.Session, decodeObject[*ClientSessionCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Session, newObject[ClientSessionCapabilities], nullOK|defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, decodeObject[*AuthCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Auth, newObject[AuthCapabilities], defaultOnError)
 	case "elicitation":
-		return true, decodePointerField(d, &v.Elicitation, decodeObject[*ElicitationCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Elicitation, newObject[ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1099,31 +1077,15 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Compaction != nil {
-		b = appendName(b, `,"compaction":`)
-		start = len(b)
-		b, err = v.Compaction.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"compaction":`, v.Compaction, v.Compaction != nil); err != nil {
+		return nil, err
 	}
-	if v.ConfigOptions != nil {
-		b = appendName(b, `,"configOptions":`)
-		start = len(b)
-		b, err = v.ConfigOptions.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"configOptions":`, v.ConfigOptions, v.ConfigOptions != nil); err != nil {
+		return nil, err
 	}
-	if v.Notices != nil {
-		b = appendName(b, `,"notices":`)
-		start = len(b)
-		b, err = v.Notices.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"notices":`, v.Notices, v.Notices != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1142,11 +1104,11 @@ func (v ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "compaction":
-		return true, decodePointerField(d, &v.Compaction, decodeObject[*CompactionCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Compaction, newObject[CompactionCapabilities], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodePointerField(d, &v.ConfigOptions, decodeObject[*SessionConfigOptionsCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.ConfigOptions, newObject[SessionConfigOptionsCapabilities], nullOK|defaultOnError)
 	case "notices":
-		return true, decodePointerField(d, &v.Notices, decodeObject[*NoticeCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Notices, newObject[NoticeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1941,23 +1903,12 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Form != nil {
-		b = appendName(b, `,"form":`)
-		start = len(b)
-		b, err = v.Form.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"form":`, v.Form, v.Form != nil); err != nil {
+		return nil, err
 	}
-	if v.URL != nil {
-		b = appendName(b, `,"url":`)
-		start = len(b)
-		b, err = v.URL.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"url":`, v.URL, v.URL != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1976,9 +1927,9 @@ func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "form":
-		return true, decodePointerField(d, &v.Form, decodeObject[*ElicitationFormCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Form, newObject[ElicitationFormCapabilities], nullOK|defaultOnError)
 	case "url":
-		return true, decodePointerField(d, &v.URL, decodeObject[*ElicitationURLCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.URL, newObject[ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2244,15 +2195,9 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendName(b, `,"resource":`)
 	if b, err = v.Resource.appendJSON(b); err != nil {
@@ -2275,7 +2220,7 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "resource":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
@@ -2527,15 +2472,9 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
@@ -2559,7 +2498,7 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Data, d)
@@ -2652,13 +2591,8 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if v.ClientInfo != nil {
-		b = appendName(b, `,"clientInfo":`)
-		start = len(b)
-		b, err = v.ClientInfo.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"clientInfo":`, v.ClientInfo, v.ClientInfo != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2680,9 +2614,9 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "clientCapabilities":
-		return true, decodePointerField(d, &v.ClientCapabilities, decodeObject[*ClientCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.ClientCapabilities, newObject[ClientCapabilities], defaultOnError)
 	case "clientInfo":
-		return true, decodePointerField(d, &v.ClientInfo, decodeObject[*Implementation], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.ClientInfo, newObject[Implementation], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2724,13 +2658,8 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.AgentInfo != nil {
-		b = appendName(b, `,"agentInfo":`)
-		start = len(b)
-		b, err = v.AgentInfo.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"agentInfo":`, v.AgentInfo, v.AgentInfo != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2752,11 +2681,11 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "agentCapabilities":
-		return true, decodePointerField(d, &v.AgentCapabilities, decodeObject[*AgentCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.AgentCapabilities, newObject[AgentCapabilities], defaultOnError)
 	case "authMethods":
 		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
 	case "agentInfo":
-		return true, decodePointerField(d, &v.AgentInfo, decodeObject[*Implementation], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.AgentInfo, newObject[Implementation], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3068,15 +2997,9 @@ func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Modes != nil {
-		b = appendName(b, `,"modes":`)
-		start = len(b)
-		b, err = v.Modes.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"modes":`, v.Modes, v.Modes != nil); err != nil {
+		return nil, err
 	}
 	if v.ConfigOptions != nil {
 		b = appendName(b, `,"configOptions":`)
@@ -3101,7 +3024,7 @@ func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -3587,17 +3510,11 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if v.Modes != nil {
-		b = appendName(b, `,"modes":`)
-		start = len(b)
-		b, err = v.Modes.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"modes":`, v.Modes, v.Modes != nil); err != nil {
+		return nil, err
 	}
 	if v.ConfigOptions != nil {
 		b = appendName(b, `,"configOptions":`)
@@ -3625,7 +3542,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -4367,15 +4284,9 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendOptionalString(b, `,"description":`, v.Description)
 	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
@@ -4402,7 +4313,7 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "mimeType":
@@ -4505,15 +4416,9 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Modes != nil {
-		b = appendName(b, `,"modes":`)
-		start = len(b)
-		b, err = v.Modes.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"modes":`, v.Modes, v.Modes != nil); err != nil {
+		return nil, err
 	}
 	if v.ConfigOptions != nil {
 		b = appendName(b, `,"configOptions":`)
@@ -4538,7 +4443,7 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -4637,47 +4542,21 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.List != nil {
-		b = appendName(b, `,"list":`)
-		start = len(b)
-		b, err = v.List.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"list":`, v.List, v.List != nil); err != nil {
+		return nil, err
 	}
-	if v.Delete != nil {
-		b = appendName(b, `,"delete":`)
-		start = len(b)
-		b, err = v.Delete.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"delete":`, v.Delete, v.Delete != nil); err != nil {
+		return nil, err
 	}
-	if v.AdditionalDirectories != nil {
-		b = appendName(b, `,"additionalDirectories":`)
-		start = len(b)
-		b, err = v.AdditionalDirectories.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"additionalDirectories":`, v.AdditionalDirectories, v.AdditionalDirectories != nil); err != nil {
+		return nil, err
 	}
-	if v.Resume != nil {
-		b = appendName(b, `,"resume":`)
-		start = len(b)
-		b, err = v.Resume.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"resume":`, v.Resume, v.Resume != nil); err != nil {
+		return nil, err
 	}
-	if v.Close != nil {
-		b = appendName(b, `,"close":`)
-		start = len(b)
-		b, err = v.Close.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"close":`, v.Close, v.Close != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4702,15 +4581,15 @@ func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "list":
-		return true, decodePointerField(d, &v.List, decodeObject[*SessionListCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.List, newObject[SessionListCapabilities], nullOK|defaultOnError)
 	case "delete":
-		return true, decodePointerField(d, &v.Delete, decodeObject[*SessionDeleteCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Delete, newObject[SessionDeleteCapabilities], nullOK|defaultOnError)
 	case "additionalDirectories":
-		return true, decodePointerField(d, &v.AdditionalDirectories, decodeObject[*SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.AdditionalDirectories, newObject[SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
 	case "resume":
-		return true, decodePointerField(d, &v.Resume, decodeObject[*SessionResumeCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Resume, newObject[SessionResumeCapabilities], nullOK|defaultOnError)
 	case "close":
-		return true, decodePointerField(d, &v.Close, decodeObject[*SessionCloseCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Close, newObject[SessionCloseCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4826,15 +4705,9 @@ func (v SessionConfigID) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Boolean != nil {
-		b = appendName(b, `,"boolean":`)
-		start = len(b)
-		b, err = v.Boolean.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"boolean":`, v.Boolean, v.Boolean != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4853,7 +4726,7 @@ func (v SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "boolean":
-		return true, decodePointerField(d, &v.Boolean, decodeObject[*BooleanConfigOptionCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Boolean, newObject[BooleanConfigOptionCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5806,19 +5679,13 @@ func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"output":`)
 	b = appendString(b, v.Output)
 	b = appendName(b, `,"truncated":`)
 	b = appendBool(b, v.Truncated)
-	if v.ExitStatus != nil {
-		b = appendName(b, `,"exitStatus":`)
-		start = len(b)
-		b, err = v.ExitStatus.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"exitStatus":`, v.ExitStatus, v.ExitStatus != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -5843,7 +5710,7 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, decodeBool(&v.Truncated, d)
 	case "exitStatus":
-		return true, decodePointerField(d, &v.ExitStatus, decodeObject[*TerminalExitStatus], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.ExitStatus, newObject[TerminalExitStatus], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5863,15 +5730,9 @@ func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
@@ -5892,7 +5753,7 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "text":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
@@ -6265,19 +6126,13 @@ func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"used":`)
 	b = appendUint(b, v.Used)
 	b = appendName(b, `,"size":`)
 	b = appendUint(b, v.Size)
-	if v.Cost != nil {
-		b = appendName(b, `,"cost":`)
-		start = len(b)
-		b, err = v.Cost.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"cost":`, v.Cost, v.Cost != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -6302,7 +6157,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeUint(&v.Size, d)
 	case "cost":
-		return true, decodePointerField(d, &v.Cost, decodeObject[*Cost], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Cost, newObject[Cost], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

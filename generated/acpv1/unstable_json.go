@@ -326,15 +326,9 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Error != nil {
-		b = appendName(b, `,"error":`)
-		start = len(b)
-		b, err = v.Error.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"error":`, v.Error, v.Error != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -349,7 +343,7 @@ func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "error":
-		return true, decodePointerField(d, &v.Error, decodeObject[*Error], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Error, newObject[Error], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -759,7 +753,7 @@ type idleStateUpdateFields IdleStateUpdate
 func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "usage":
-		return true, decodePointerField(d, &v.Usage, decodeObject[*Usage], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Usage, newObject[Usage], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -775,15 +769,9 @@ func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Usage != nil {
-		b = appendName(b, `,"usage":`)
-		start = len(b)
-		b, err = v.Usage.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"usage":`, v.Usage, v.Usage != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -793,17 +781,11 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if v.Params != nil {
-		b = appendName(b, `,"params":`)
-		start = len(b)
-		b, err = v.Params.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"params":`, v.Params, v.Params != nil); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -822,7 +804,7 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Method, d)
 	case "params":
-		return true, decodePointerField(d, &v.Params, decodeObject[*ProxySuccessorNotification], nullOK)
+		return true, decodeObjectField(d, &v.Params, newObject[ProxySuccessorNotification], nullOK)
 	}
 	return false, nil
 }
@@ -1574,15 +1556,9 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Mode != nil {
-		b = appendName(b, `,"mode":`)
-		start = len(b)
-		b, err = v.Mode.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"mode":`, v.Mode, v.Mode != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1601,7 +1577,7 @@ func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mode":
-		return true, decodePointerField(d, &v.Mode, decodeObject[*SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Mode, newObject[SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1621,15 +1597,9 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Override != nil {
-		b = appendName(b, `,"override":`)
-		start = len(b)
-		b, err = v.Override.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"override":`, v.Override, v.Override != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1648,7 +1618,7 @@ func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "override":
-		return true, decodePointerField(d, &v.Override, decodeObject[*SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Override, newObject[SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2064,15 +2034,9 @@ func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Cancel != nil {
-		b = appendName(b, `,"cancel":`)
-		start = len(b)
-		b, err = v.Cancel.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2091,7 +2055,7 @@ func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, decodeObject[*SessionCancelCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Cancel, newObject[SessionCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2321,22 +2285,16 @@ func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "status":
-		return true, decodePointerField(d, &v.Status, decodeObject[*AuthStatusCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Status, newObject[AuthStatusCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Status != nil {
-		b = appendName(b, `,"status":`)
-		start = len(b)
-		b, err = v.Status.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"status":`, v.Status, v.Status != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2344,22 +2302,16 @@ func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) 
 func (v *clientCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "subagents":
-		return true, decodePointerField(d, &v.Subagents, decodeObject[*SubagentCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Subagents, newObject[SubagentCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *clientCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Subagents != nil {
-		b = appendName(b, `,"subagents":`)
-		start = len(b)
-		b, err = v.Subagents.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"subagents":`, v.Subagents, v.Subagents != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2381,22 +2333,16 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *loadSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2404,22 +2350,16 @@ func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2427,22 +2367,16 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2450,52 +2384,31 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SessionSystemPromptCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SessionSystemPromptCapabilities], nullOK|defaultOnError)
 	case "archive":
-		return true, decodePointerField(d, &v.Archive, decodeObject[*SessionArchiveCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Archive, newObject[SessionArchiveCapabilities], nullOK|defaultOnError)
 	case "status":
-		return true, decodePointerField(d, &v.Status, decodeObject[*SessionStatusCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Status, newObject[SessionStatusCapabilities], nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeObject[*SessionTitleCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Title, newObject[SessionTitleCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
-	if v.Archive != nil {
-		b = appendName(b, `,"archive":`)
-		start = len(b)
-		b, err = v.Archive.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"archive":`, v.Archive, v.Archive != nil); err != nil {
+		return nil, err
 	}
-	if v.Status != nil {
-		b = appendName(b, `,"status":`)
-		start = len(b)
-		b, err = v.Status.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"status":`, v.Status, v.Status != nil); err != nil {
+		return nil, err
 	}
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		start = len(b)
-		b, err = v.Title.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"title":`, v.Title, v.Title != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -464,22 +464,16 @@ func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
 func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "plan":
-		return true, decodePointerField(d, &v.Plan, decodeObject[*PlanCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Plan, newObject[PlanCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Plan != nil {
-		b = appendName(b, `,"plan":`)
-		start = len(b)
-		b, err = v.Plan.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"plan":`, v.Plan, v.Plan != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

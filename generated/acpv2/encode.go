@@ -302,6 +302,22 @@ func appendOptionalRaw[R ~[]byte](b []byte, name string, r R) ([]byte, error) {
 	return appendRaw(appendName(b, name), r)
 }
 
+// appendOptionalObject appends the member name with the struct p points
+// to when present says there is one. Its pointee is on the heap already,
+// so that calling its appendMembers through an interface costs no
+// allocation, and one function serves every struct.
+//
+//go:noinline
+func appendOptionalObject(b []byte, name string, p membersAppender, present bool) ([]byte, error) {
+	if !present {
+		return b, nil
+	}
+	b = appendName(b, name)
+	start := len(b)
+	b, err := p.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
 // appendNullable appends null or the value of a present Nullable.
 func appendNullable[T any](b []byte, n *Nullable[T], elem func(*T, []byte) ([]byte, error)) ([]byte, error) {
 	if n.Null {

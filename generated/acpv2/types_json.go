@@ -60,23 +60,12 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Session != nil {
-		b = appendName(b, `,"session":`)
-		start = len(b)
-		b, err = v.Session.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"session":`, v.Session, v.Session != nil); err != nil {
+		return nil, err
 	}
-	if v.Auth != nil {
-		b = appendName(b, `,"auth":`)
-		start = len(b)
-		b, err = v.Auth.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"auth":`, v.Auth, v.Auth != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -98,9 +87,9 @@ func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "session":
-		return true, decodePointerField(d, &v.Session, decodeObject[*SessionCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Session, newObject[SessionCapabilities], nullOK|defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, decodeObject[*AgentAuthCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Auth, newObject[AgentAuthCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -375,19 +364,13 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -412,7 +395,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.MimeType, d)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1064,15 +1047,9 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Terminal != nil {
-		b = appendName(b, `,"terminal":`)
-		start = len(b)
-		b, err = v.Terminal.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"terminal":`, v.Terminal, v.Terminal != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1091,7 +1068,7 @@ func (v ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "terminal":
-		return true, decodePointerField(d, &v.Terminal, decodeObject[*TerminalAuthCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Terminal, newObject[TerminalAuthCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1111,23 +1088,12 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Auth != nil {
-		b = appendName(b, `,"auth":`)
-		start = len(b)
-		b, err = v.Auth.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"auth":`, v.Auth, v.Auth != nil); err != nil {
+		return nil, err
 	}
-	if v.Elicitation != nil {
-		b = appendName(b, `,"elicitation":`)
-		start = len(b)
-		b, err = v.Elicitation.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"elicitation":`, v.Elicitation, v.Elicitation != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1146,9 +1112,9 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, decodeObject[*ClientAuthCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Auth, newObject[ClientAuthCapabilities], nullOK|defaultOnError)
 	case "elicitation":
-		return true, decodePointerField(d, &v.Elicitation, decodeObject[*ElicitationCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Elicitation, newObject[ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1868,19 +1834,13 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *Diff) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"changes":`)
 	if b, err = appendSlice(b, v.Changes, (*DiffChange).appendJSON); err != nil {
 		return nil, err
 	}
-	if v.Patch != nil {
-		b = appendName(b, `,"patch":`)
-		start = len(b)
-		b, err = v.Patch.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"patch":`, v.Patch, v.Patch != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1902,7 +1862,7 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 		*seen |= 1 << 0
 		return true, decodeItemsField(d, &v.Changes, (*DiffChange).decodeJSON, 0)
 	case "patch":
-		return true, decodePointerField(d, &v.Patch, decodeObject[*DiffPatch], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Patch, newObject[DiffPatch], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2084,23 +2044,12 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Form != nil {
-		b = appendName(b, `,"form":`)
-		start = len(b)
-		b, err = v.Form.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"form":`, v.Form, v.Form != nil); err != nil {
+		return nil, err
 	}
-	if v.URL != nil {
-		b = appendName(b, `,"url":`)
-		start = len(b)
-		b, err = v.URL.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"url":`, v.URL, v.URL != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2119,9 +2068,9 @@ func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "form":
-		return true, decodePointerField(d, &v.Form, decodeObject[*ElicitationFormCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Form, newObject[ElicitationFormCapabilities], nullOK|defaultOnError)
 	case "url":
-		return true, decodePointerField(d, &v.URL, decodeObject[*ElicitationURLCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.URL, newObject[ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2388,19 +2337,13 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"resource":`)
 	if b, err = v.Resource.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2422,7 +2365,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2586,15 +2529,9 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Error != nil {
-		b = appendName(b, `,"error":`)
-		start = len(b)
-		b, err = v.Error.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"error":`, v.Error, v.Error != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2609,7 +2546,7 @@ func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "error":
-		return true, decodePointerField(d, &v.Error, decodeObject[*Error], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Error, newObject[Error], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -2730,20 +2667,14 @@ func (v *Icon) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
 	b = appendOptionalString(b, `,"uri":`, v.URI)
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2770,7 +2701,7 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "uri":
 		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2884,7 +2815,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 1
 		return true, d.object(&v.Info)
 	case "capabilities":
-		return true, decodePointerField(d, &v.Capabilities, decodeObject[*ClientCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Capabilities, newObject[ClientCapabilities], defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2955,7 +2886,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 1
 		return true, d.object(&v.Info)
 	case "capabilities":
-		return true, decodePointerField(d, &v.Capabilities, decodeObject[*AgentCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Capabilities, newObject[AgentCapabilities], defaultOnError)
 	case "authMethods":
 		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
@@ -3268,23 +3199,12 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Stdio != nil {
-		b = appendName(b, `,"stdio":`)
-		start = len(b)
-		b, err = v.Stdio.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"stdio":`, v.Stdio, v.Stdio != nil); err != nil {
+		return nil, err
 	}
-	if v.HTTP != nil {
-		b = appendName(b, `,"http":`)
-		start = len(b)
-		b, err = v.HTTP.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"http":`, v.HTTP, v.HTTP != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -3306,9 +3226,9 @@ func (v MCPCapabilities) MarshalJSON() ([]byte, error) {
 func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "stdio":
-		return true, decodePointerField(d, &v.Stdio, decodeObject[*MCPStdioCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Stdio, newObject[MCPStdioCapabilities], nullOK|defaultOnError)
 	case "http":
-		return true, decodePointerField(d, &v.HTTP, decodeObject[*MCPHTTPCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.HTTP, newObject[MCPHTTPCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4087,31 +4007,15 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Image != nil {
-		b = appendName(b, `,"image":`)
-		start = len(b)
-		b, err = v.Image.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"image":`, v.Image, v.Image != nil); err != nil {
+		return nil, err
 	}
-	if v.Audio != nil {
-		b = appendName(b, `,"audio":`)
-		start = len(b)
-		b, err = v.Audio.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"audio":`, v.Audio, v.Audio != nil); err != nil {
+		return nil, err
 	}
-	if v.EmbeddedContext != nil {
-		b = appendName(b, `,"embeddedContext":`)
-		start = len(b)
-		b, err = v.EmbeddedContext.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"embeddedContext":`, v.EmbeddedContext, v.EmbeddedContext != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4130,11 +4034,11 @@ func (v PromptCapabilities) MarshalJSON() ([]byte, error) {
 func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "image":
-		return true, decodePointerField(d, &v.Image, decodeObject[*PromptImageCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Image, newObject[PromptImageCapabilities], nullOK|defaultOnError)
 	case "audio":
-		return true, decodePointerField(d, &v.Audio, decodeObject[*PromptAudioCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Audio, newObject[PromptAudioCapabilities], nullOK|defaultOnError)
 	case "embeddedContext":
-		return true, decodePointerField(d, &v.EmbeddedContext, decodeObject[*PromptEmbeddedContextCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.EmbeddedContext, newObject[PromptEmbeddedContextCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4520,7 +4424,6 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
@@ -4536,13 +4439,8 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
 	b = appendOptionalUint(b, `,"size":`, v.Size)
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4577,7 +4475,7 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "size":
 		return true, decodePointerField(d, &v.Size, decodeUint[uint64], nullOK|defaultOnError)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4850,39 +4748,18 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Prompt != nil {
-		b = appendName(b, `,"prompt":`)
-		start = len(b)
-		b, err = v.Prompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"prompt":`, v.Prompt, v.Prompt != nil); err != nil {
+		return nil, err
 	}
-	if v.MCP != nil {
-		b = appendName(b, `,"mcp":`)
-		start = len(b)
-		b, err = v.MCP.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"mcp":`, v.MCP, v.MCP != nil); err != nil {
+		return nil, err
 	}
-	if v.Delete != nil {
-		b = appendName(b, `,"delete":`)
-		start = len(b)
-		b, err = v.Delete.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"delete":`, v.Delete, v.Delete != nil); err != nil {
+		return nil, err
 	}
-	if v.AdditionalDirectories != nil {
-		b = appendName(b, `,"additionalDirectories":`)
-		start = len(b)
-		b, err = v.AdditionalDirectories.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"additionalDirectories":`, v.AdditionalDirectories, v.AdditionalDirectories != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4907,13 +4784,13 @@ func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "prompt":
-		return true, decodePointerField(d, &v.Prompt, decodeObject[*PromptCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Prompt, newObject[PromptCapabilities], nullOK|defaultOnError)
 	case "mcp":
-		return true, decodePointerField(d, &v.MCP, decodeObject[*MCPCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.MCP, newObject[MCPCapabilities], nullOK|defaultOnError)
 	case "delete":
-		return true, decodePointerField(d, &v.Delete, decodeObject[*SessionDeleteCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Delete, newObject[SessionDeleteCapabilities], nullOK|defaultOnError)
 	case "additionalDirectories":
-		return true, decodePointerField(d, &v.AdditionalDirectories, decodeObject[*SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.AdditionalDirectories, newObject[SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5648,15 +5525,9 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Cancel != nil {
-		b = appendName(b, `,"cancel":`)
-		start = len(b)
-		b, err = v.Cancel.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -5675,7 +5546,7 @@ func (v TerminalCapabilities) MarshalJSON() ([]byte, error) {
 func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, decodeObject[*TerminalCancelCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Cancel, newObject[TerminalCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6018,17 +5889,11 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -6050,7 +5915,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6200,15 +6065,9 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Cancel != nil {
-		b = appendName(b, `,"cancel":`)
-		start = len(b)
-		b, err = v.Cancel.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -6227,7 +6086,7 @@ func (v ToolCallCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, decodeObject[*ToolCallCancelCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Cancel, newObject[ToolCallCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -238,7 +238,6 @@ func (v ProviderID) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
@@ -248,13 +247,8 @@ func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"required":`)
 	b = appendBool(b, v.Required)
-	if v.Current != nil {
-		b = appendName(b, `,"current":`)
-		start = len(b)
-		b, err = v.Current.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"current":`, v.Current, v.Current != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -282,7 +276,7 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 2
 		return true, decodeBool(&v.Required, d)
 	case "current":
-		return true, decodePointerField(d, &v.Current, decodeObject[*ProviderCurrentConfig], nullOK)
+		return true, decodeObjectField(d, &v.Current, newObject[ProviderCurrentConfig], nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -436,22 +430,16 @@ func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
 func (v *agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "providers":
-		return true, decodePointerField(d, &v.Providers, decodeObject[*ProvidersCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Providers, newObject[ProvidersCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Providers != nil {
-		b = appendName(b, `,"providers":`)
-		start = len(b)
-		b, err = v.Providers.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"providers":`, v.Providers, v.Providers != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

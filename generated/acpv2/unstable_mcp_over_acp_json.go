@@ -463,22 +463,16 @@ func (u *MessageMCPResponse) decodeRest(d *decoder, start int64, _ []string) err
 func (v *mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "acp":
-		return true, decodePointerField(d, &v.ACP, decodeObject[*MCPACPCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.ACP, newObject[MCPACPCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.ACP != nil {
-		b = appendName(b, `,"acp":`)
-		start = len(b)
-		b, err = v.ACP.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"acp":`, v.ACP, v.ACP != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

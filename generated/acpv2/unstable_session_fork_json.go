@@ -12,7 +12,6 @@ import "encoding/json"
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
@@ -30,13 +29,8 @@ func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -69,7 +63,7 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -244,22 +238,16 @@ func (v SystemPromptMode) MarshalJSON() ([]byte, error) {
 func (v *sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "fork":
-		return true, decodePointerField(d, &v.Fork, decodeObject[*SessionForkCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Fork, newObject[SessionForkCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Fork != nil {
-		b = appendName(b, `,"fork":`)
-		start = len(b)
-		b, err = v.Fork.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"fork":`, v.Fork, v.Fork != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
