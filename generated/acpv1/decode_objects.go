@@ -9,6 +9,7 @@ package acpv1
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -144,13 +145,15 @@ type memberDecoder interface {
 
 // structRest reads the members of an object whose '{' has been read into
 // v, keeping those it does not know in *unknown but the ones outer names,
-// then reports the first of the required members it lacks: required[i] is
-// the member whose bit is 1<<i. It is the decodeRest of every struct that
-// needs no more, one function for all. The bits are the decoder's while
-// it reads, not a variable of its own, which v would make escape.
+// then reports the first of the n required members it lacks: required
+// holds their names, each after the one before and a space, the member
+// named i-th having the bit 1<<i. It is the decodeRest of every struct
+// that needs no more, one function for all, and its arguments are
+// constants: no slice to build for each call. The bits are the decoder's
+// while it reads, not a variable of its own, which v would make escape.
 //
 //go:noinline
-func (d *decoder) structRest(v memberDecoder, unknown *string, outer []string, required ...string) error {
+func (d *decoder) structRest(v memberDecoder, unknown *string, outer []string, n int, required string) error {
 	enclosing := d.seen
 	d.seen = 0
 	err := d.membersKeeping(func(name []byte) (bool, error) {
@@ -158,13 +161,15 @@ func (d *decoder) structRest(v memberDecoder, unknown *string, outer []string, r
 	}, unknown, outer)
 	seen := d.seen
 	d.seen = enclosing
-	if err != nil {
+	if err != nil || seen == 1<<n-1 {
 		return err
 	}
-	for i, name := range required {
+	for i := 0; i < n; i++ {
+		name, rest, _ := strings.Cut(required, " ")
 		if seen&(1<<i) == 0 {
 			return missing(name, v)
 		}
+		required = rest
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -142,7 +142,7 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -183,7 +183,7 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -231,7 +231,7 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -283,7 +283,7 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *Annotations) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -334,7 +334,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AudioContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "data mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -373,7 +373,7 @@ func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -422,7 +422,7 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthMethodAgent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -502,7 +502,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -543,7 +543,7 @@ func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthenticateRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "methodId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "methodId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -579,7 +579,7 @@ func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthenticateResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -633,7 +633,7 @@ func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *AvailableCommand) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name description")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -676,7 +676,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "availableCommands")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -725,7 +725,7 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *BlobResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "blob uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -761,7 +761,7 @@ func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, 
 
 // decodeRest leaves out the members that outer names.
 func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -806,7 +806,7 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -847,7 +847,7 @@ func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -890,7 +890,7 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelRequestNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "requestId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "requestId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -977,7 +977,7 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1018,7 +1018,7 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1066,7 +1066,7 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1117,7 +1117,7 @@ func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1158,7 +1158,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *CloseSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1194,7 +1194,7 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *CloseSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1222,7 +1222,7 @@ func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1281,7 +1281,7 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "compactionId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1350,7 +1350,7 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "compactionId status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1391,7 +1391,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 
 // decodeRest leaves out the members that outer names.
 func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "elicitationId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1434,7 +1434,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1477,7 +1477,7 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 
 // decodeRest leaves out the members that outer names.
 func (v *Content) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1523,7 +1523,7 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ContentChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1571,7 +1571,7 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Cost) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "amount currency")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1643,7 +1643,7 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "command")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId command")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1684,7 +1684,7 @@ func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1725,7 +1725,7 @@ func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentModeId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "currentModeId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1766,7 +1766,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1802,7 +1802,7 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1851,7 +1851,7 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Diff) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "path", "newText")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "path newText")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1892,7 +1892,7 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1938,7 +1938,7 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1974,7 +1974,7 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2099,7 +2099,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationSchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2184,7 +2184,7 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2232,7 +2232,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *EmbeddedResource) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "resource")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "resource")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2281,7 +2281,7 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *EnumOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "const title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2327,7 +2327,7 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *EnvVariable) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2373,7 +2373,7 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 
 // decodeRest leaves out the members that outer names.
 func (v *Error) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "code message")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2415,7 +2415,7 @@ func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2461,7 +2461,7 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *HTTPHeader) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2515,7 +2515,7 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ImageContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "data mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2564,7 +2564,7 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *Implementation) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name version")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2625,7 +2625,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *InitializeRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "protocolVersion")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2694,7 +2694,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *InitializeResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "protocolVersion")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2745,7 +2745,7 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2791,7 +2791,7 @@ func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *KillTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2827,7 +2827,7 @@ func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *KillTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2872,7 +2872,7 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *ListSessionsRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2918,7 +2918,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ListSessionsResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2986,7 +2986,7 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *LoadSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "mcpServers", "cwd", "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "mcpServers cwd sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3035,7 +3035,7 @@ func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *LoadSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3071,7 +3071,7 @@ func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3107,7 +3107,7 @@ func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3143,7 +3143,7 @@ func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3188,7 +3188,7 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3243,7 +3243,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerHTTP) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "name url headers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3298,7 +3298,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerSSE) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "name url headers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3362,7 +3362,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerStdio) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "command", "args", "env")
+	return d.structRest(v, &v.unknownMembers, outer, 4, "name command args env")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3436,7 +3436,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "items")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "items")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3499,7 +3499,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *NewSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "cwd", "mcpServers")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "cwd mcpServers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3553,7 +3553,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *NewSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3604,7 +3604,7 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 
 // decodeRest leaves out the members that outer names.
 func (v *Notice) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "severity title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3632,7 +3632,7 @@ func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *NoticeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3689,7 +3689,7 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *NumberPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3740,7 +3740,7 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *PermissionOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "optionId name kind")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3794,7 +3794,7 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Plan) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "entries")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "entries")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3845,7 +3845,7 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanEntry) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "content priority status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3890,7 +3890,7 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3940,7 +3940,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId prompt")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3984,7 +3984,7 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "stopReason")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "stopReason")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4047,7 +4047,7 @@ func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4088,7 +4088,7 @@ func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4134,7 +4134,7 @@ func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4170,7 +4170,7 @@ func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4230,7 +4230,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCall", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "sessionId toolCall options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4273,7 +4273,7 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "outcome")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "outcome")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4336,7 +4336,7 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ResourceLink) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4405,7 +4405,7 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4454,7 +4454,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4495,7 +4495,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "optionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "optionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4531,7 +4531,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4601,7 +4601,7 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4637,7 +4637,7 @@ func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4672,7 +4672,7 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "currentValue")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4735,7 +4735,7 @@ func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte,
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4778,7 +4778,7 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelect) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "currentValue options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4831,7 +4831,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "group", "name", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "group name options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4880,7 +4880,7 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "value name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4927,7 +4927,7 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5001,7 +5001,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionInfo) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5053,7 +5053,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5089,7 +5089,7 @@ func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionListCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5138,7 +5138,7 @@ func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionMode) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5197,7 +5197,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionModeState) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentModeId", "availableModes")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "currentModeId availableModes")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5245,7 +5245,7 @@ func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId update")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5281,7 +5281,7 @@ func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5324,7 +5324,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5370,7 +5370,7 @@ func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "modeId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId modeId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5406,7 +5406,7 @@ func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5451,7 +5451,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "enum")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "enum")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5528,7 +5528,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *StringPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5569,7 +5569,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 
 // decodeRest leaves out the members that outer names.
 func (v *Terminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5611,7 +5611,7 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalExitStatus) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5668,7 +5668,7 @@ func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5719,7 +5719,7 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "output", "truncated")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "output truncated")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5765,7 +5765,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *TextContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "text")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "text")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5814,7 +5814,7 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *TextResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "text uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5859,7 +5859,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "anyOf")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5940,7 +5940,7 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCall) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "toolCallId title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5995,7 +5995,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallLocation) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "path")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6074,7 +6074,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "toolCallId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6115,7 +6115,7 @@ func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "hint")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "hint")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6166,7 +6166,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *UsageUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "used size")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6212,7 +6212,7 @@ func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6254,7 +6254,7 @@ func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen
 
 // decodeRest leaves out the members that outer names.
 func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6305,7 +6305,7 @@ func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "sessionId path content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6341,7 +6341,7 @@ func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the

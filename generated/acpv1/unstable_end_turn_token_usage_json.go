@@ -61,7 +61,7 @@ func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 
 // decodeRest leaves out the members that outer names.
 func (v *Usage) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "totalTokens", "inputTokens", "outputTokens")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "totalTokens inputTokens outputTokens")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the

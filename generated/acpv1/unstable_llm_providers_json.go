@@ -42,7 +42,7 @@ func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *DisableProviderRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "providerId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "providerId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -78,7 +78,7 @@ func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *DisableProviderResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -125,7 +125,7 @@ func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ListProvidersRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -170,7 +170,7 @@ func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ListProvidersResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "providers")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "providers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -216,7 +216,7 @@ func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ProviderCurrentConfig) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "apiType", "baseUrl")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "apiType baseUrl")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -285,7 +285,7 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ProviderInfo) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "providerId", "supported", "required")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "providerId supported required")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -321,7 +321,7 @@ func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ProvidersCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -382,7 +382,7 @@ func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *SetProviderRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "providerId", "apiType", "baseUrl")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "providerId apiType baseUrl")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -418,7 +418,7 @@ func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SetProviderResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the

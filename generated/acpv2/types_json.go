@@ -49,7 +49,7 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -98,7 +98,7 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -154,7 +154,7 @@ func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentMessage) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -195,7 +195,7 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -243,7 +243,7 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -299,7 +299,7 @@ func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentThought) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -353,7 +353,7 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *Annotations) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -404,7 +404,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AudioContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "data mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -453,7 +453,7 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthMethodAgent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "methodId", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "methodId name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -533,7 +533,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "methodId", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "methodId name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -576,7 +576,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "availableCommands")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -617,7 +617,7 @@ func (v *BackgroundTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *BackgroundTerminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -658,7 +658,7 @@ func (v *BackgroundToolCall) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *BackgroundToolCall) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "toolCallId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -707,7 +707,7 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *BlobResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "blob uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -752,7 +752,7 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -795,7 +795,7 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelRequestNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "requestId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "requestId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -836,7 +836,7 @@ func (v *CancelSessionNotification) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelSessionNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -882,7 +882,7 @@ func (v *CancelTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -918,7 +918,7 @@ func (v *CancelTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -964,7 +964,7 @@ func (v *CancelToolCallRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelToolCallRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCallId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId toolCallId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1000,7 +1000,7 @@ func (v *CancelToolCallResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelToolCallResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1036,7 +1036,7 @@ func (v *CancelledPermissionOutcome) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelledPermissionOutcome) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1077,7 +1077,7 @@ func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1123,7 +1123,7 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1164,7 +1164,7 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1212,7 +1212,7 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1253,7 +1253,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *CloseSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1289,7 +1289,7 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *CloseSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1343,7 +1343,7 @@ func (v *Command) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 
 // decodeRest leaves out the members that outer names.
 func (v *Command) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name description")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1395,7 +1395,7 @@ func (v *CommandPermissionSubject) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *CommandPermissionSubject) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "command", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "command cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1454,7 +1454,7 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "compactionId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1523,7 +1523,7 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "compactionId status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1564,7 +1564,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 
 // decodeRest leaves out the members that outer names.
 func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "elicitationId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1607,7 +1607,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1650,7 +1650,7 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 
 // decodeRest leaves out the members that outer names.
 func (v *Content) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1698,7 +1698,7 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ContentChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "messageId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1746,7 +1746,7 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Cost) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "amount currency")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1787,7 +1787,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1823,7 +1823,7 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1871,7 +1871,7 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Diff) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "changes")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "changes")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1917,7 +1917,7 @@ func (v *DiffPatch) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 
 // decodeRest leaves out the members that outer names.
 func (v *DiffPatch) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "format", "text")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "format text")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1952,7 +1952,7 @@ func (v *DiffPathChange) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *DiffPathChange) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "path")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1992,7 +1992,7 @@ func (v *DiffPathPairChange) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *DiffPathPairChange) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "oldPath", "path")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "oldPath path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2033,7 +2033,7 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2079,7 +2079,7 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2115,7 +2115,7 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2241,7 +2241,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationSchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "type", "properties")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "type properties")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2326,7 +2326,7 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2374,7 +2374,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *EmbeddedResource) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "resource")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "resource")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2423,7 +2423,7 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *EnumOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "const title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2469,7 +2469,7 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *EnvVariable) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2518,7 +2518,7 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 
 // decodeRest leaves out the members that outer names.
 func (v *Error) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "code message")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2601,7 +2601,7 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *HTTPHeader) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2656,7 +2656,7 @@ func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Icon) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "src")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "src")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2710,7 +2710,7 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ImageContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "data mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2759,7 +2759,7 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *Implementation) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name version")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2824,7 +2824,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *InitializeRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion", "info")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "protocolVersion info")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2897,7 +2897,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *InitializeResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion", "info")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "protocolVersion info")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2948,7 +2948,7 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2993,7 +2993,7 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *ListSessionsRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3039,7 +3039,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ListSessionsResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3080,7 +3080,7 @@ func (v *LoginAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *LoginAuthRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "methodId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "methodId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3116,7 +3116,7 @@ func (v *LoginAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *LoginAuthResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3152,7 +3152,7 @@ func (v *LogoutAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutAuthRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3188,7 +3188,7 @@ func (v *LogoutAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutAuthResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3237,7 +3237,7 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3273,7 +3273,7 @@ func (v *MCPHTTPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPHTTPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3329,7 +3329,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerHTTP) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "url")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name url")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3395,7 +3395,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerStdio) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "command")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name command")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3431,7 +3431,7 @@ func (v *MCPStdioCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPStdioCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3516,7 +3516,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "items")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "items")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3580,7 +3580,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *NewSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3637,7 +3637,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *NewSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3688,7 +3688,7 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 
 // decodeRest leaves out the members that outer names.
 func (v *Notice) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "severity title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3745,7 +3745,7 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *NumberPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3796,7 +3796,7 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *PermissionOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "optionId name kind")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3858,7 +3858,7 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanEntry) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "content priority status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3917,7 +3917,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "planId", "entries")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "planId entries")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3960,7 +3960,7 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "plan")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "plan")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3996,7 +3996,7 @@ func (v *PromptAudioCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptAudioCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4047,7 +4047,7 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4083,7 +4083,7 @@ func (v *PromptEmbeddedContextCapabilities) decodeMember(d *decoder, name []byte
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptEmbeddedContextCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4119,7 +4119,7 @@ func (v *PromptImageCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptImageCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4169,7 +4169,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId prompt")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4210,7 +4210,7 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4257,7 +4257,7 @@ func (v *ReplayFromStart) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *ReplayFromStart) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4323,7 +4323,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "sessionId title options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4366,7 +4366,7 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "outcome")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "outcome")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4484,7 +4484,7 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ResourceLink) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4561,7 +4561,7 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4613,7 +4613,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4701,7 +4701,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "optionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "optionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4737,7 +4737,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4802,7 +4802,7 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4837,7 +4837,7 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "currentValue")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4902,7 +4902,7 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelect) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "currentValue options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4957,7 +4957,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "groupId", "name", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "groupId name options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5006,7 +5006,7 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "value name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5053,7 +5053,7 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5129,7 +5129,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionInfo) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5184,7 +5184,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5236,7 +5236,7 @@ func (v *SessionNotFoundErrorData) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionNotFoundErrorData) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5279,7 +5279,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5324,7 +5324,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "enum")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "enum")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5401,7 +5401,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *StringPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5442,7 +5442,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 
 // decodeRest leaves out the members that outer names.
 func (v *Terminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5478,7 +5478,7 @@ func (v *TerminalAuthCapabilities) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5514,7 +5514,7 @@ func (v *TerminalCancelCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalCancelCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5555,7 +5555,7 @@ func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5597,7 +5597,7 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalExitStatus) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5649,7 +5649,7 @@ func (v *TerminalOutput) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalOutput) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "data")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5695,7 +5695,7 @@ func (v *TerminalOutputChunk) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalOutputChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId", "data")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "terminalId data")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5745,7 +5745,7 @@ func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalSize) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "cols", "rows")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "cols rows")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5837,7 +5837,7 @@ func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5878,7 +5878,7 @@ func (v *TextCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *TextCommandInput) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "hint")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "hint")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5924,7 +5924,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *TextContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "text")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "text")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5973,7 +5973,7 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *TextResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "text uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6018,7 +6018,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "anyOf")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6054,7 +6054,7 @@ func (v *ToolCallCancelCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallCancelCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6095,7 +6095,7 @@ func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6143,7 +6143,7 @@ func (v *ToolCallContentChunk) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallContentChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "toolCallId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6200,7 +6200,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallLocation) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "path")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6246,7 +6246,7 @@ func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallPermissionSubject) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCall")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "toolCall")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6370,7 +6370,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "toolCallId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6420,7 +6420,7 @@ func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []by
 
 // decodeRest leaves out the members that outer names.
 func (v *UnsupportedProtocolVersionErrorData) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "requested", "supported")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "requested supported")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6468,7 +6468,7 @@ func (v *UpdateSessionNotification) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *UpdateSessionNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId update")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6522,7 +6522,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *UsageUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "used size")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6578,7 +6578,7 @@ func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *UserMessage) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
