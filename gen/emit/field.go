@@ -94,7 +94,8 @@ func fieldDecode(fl *ir.Field) jen.Code {
 		// decodeString(&v.SessionID, d): the type argument is inferred.
 		return plainScalar(fl.Type).Call(ptr, jen.Id("d"))
 	case skipElem(fl) != nil && fl.Type.Check == nil:
-		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
+		// decodeList(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList|dropInvalid)
+		return jen.Id("decodeList").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rulesExpr(append(ruleNames(fl), "dropInvalid")))
 	case skipElem(fl) != nil:
 		return jen.Id(fieldHelper(fl)).Call(jen.Id("d"), ptr, itemsDecoder(fl.Type), rules)
 	case fl.NullMeans:
@@ -109,6 +110,9 @@ func fieldDecode(fl *ir.Field) jen.Code {
 		return jen.Id("decodeObjectField").Call(jen.Id("d"), ptr, alloc, rules)
 	case pointer(fl):
 		return jen.Id("decodePointerField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+	case fl.Type.Kind == ir.RefArray && fl.Type.Check == nil:
+		// decodeList(d, &v.Prompt, (*ContentBlock).decodeJSON, 0)
+		return jen.Id("decodeList").Call(jen.Id("d"), ptr, nestedDecoder(*fl.Type.Elem), rules)
 	}
 	return jen.Id(fieldHelper(fl)).Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
 }
@@ -188,7 +192,11 @@ func plainScalar(r ir.Ref) *jen.Statement {
 
 // fieldRules is the rule set of a member, as a constant expression.
 func fieldRules(fl *ir.Field) jen.Code {
-	names := ruleNames(fl)
+	return rulesExpr(ruleNames(fl))
+}
+
+// rulesExpr is the rule set of names, as a constant expression.
+func rulesExpr(names []string) jen.Code {
 	if len(names) == 0 {
 		return jen.Lit(0)
 	}

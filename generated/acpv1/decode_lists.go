@@ -37,30 +37,32 @@ const firstCap = 4
 
 // decodeSlice decodes an array; an empty one is an empty slice, not nil.
 func decodeSlice[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error {
-	return decodeList(d, s, elem, false)
+	return decodeList(d, s, elem, nullOK)
 }
 
 // decodeItems decodes an array and drops the items that fail to decode, as
 // x-deserialize-skip-invalid-items asks. A null item is invalid too: the
 // schema's items are never nullable.
 func decodeItems[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error {
-	return decodeList(d, s, elem, true)
+	return decodeList(d, s, elem, nullOK|dropInvalid)
 }
 
 // What array asks of the list it reads.
 const (
-	listItem = iota // decode the next item, after those kept
-	listDrop        // drop the item decoded last, which failed
-	listDone        // the array has ended: set the list
-	listNull        // the array is null: set nil
+	listItem  = iota // decode the next item, after those kept
+	listDrop         // drop the item decoded last, which failed
+	listDone         // the array has ended: set the list
+	listNil          // set the default, nil
+	listEmpty        // set the default, an empty list
 )
 
-// decodeList is decodeSlice, or decodeItems when drop is set. It is the
-// only part of decoding a list that each item type has a copy of: it
-// holds the list, which array, the same for all, asks it to change.
-func decodeList[E any](d *decoder, s *[]E, elem func(*E, *decoder) error, drop bool) error {
+// decodeList decodes an array into s by rules: decodeSlice, decodeItems,
+// and the decoder of a list member. It is the only part of decoding a
+// list that each item type has a copy of: it holds the list, which array,
+// the same for all, asks it to change.
+func decodeList[E any](d *decoder, s *[]E, elem func(*E, *decoder) error, rules uint8) error {
 	out := []E{}
-	return d.array(s, drop, func(op int) error {
+	return d.array(s, rules, func(op int) error {
 		switch op {
 		case listItem:
 			// The item is decoded in place, into zeroed memory: a new
@@ -77,29 +79,49 @@ func decodeList[E any](d *decoder, s *[]E, elem func(*E, *decoder) error, drop b
 			clear(out[len(out) : len(out)+1])
 		case listDone:
 			*s = out
-		case listNull:
+		case listNil:
 			*s = nil
+		case listEmpty:
+			*s = []E{}
 		}
 		return nil
 	})
 }
 
 // array reads an array, or null, for the list s whose items list decodes,
-// one op (listItem, …) at a time; drop drops the items that fail to decode
-// and the null ones, as decodeItems does.
+// one op (listItem, …) at a time, by the rules of decodeField, and drops
+// the items that fail to decode by dropInvalid; a default is the empty
+// list by emptyList, and nil otherwise.
 //
 //go:noinline
-func (d *decoder) array(s any, drop bool, list func(op int) error) error {
-	switch k := d.PeekKind(); k {
-	case '[':
-		if _, err := d.ReadToken(); err != nil {
-			return err
+func (d *decoder) array(s any, rules uint8, list func(op int) error) error {
+	def := listNil
+	if rules&emptyList != 0 {
+		def = listEmpty
+	}
+	if d.PeekKind() == 'n' {
+		if rules&(nullOK|defaultOnNull|defaultOnError) == 0 {
+			return d.mismatch('n', s)
 		}
-	case 'n':
-		list(listNull)
+		list(def)
 		return d.SkipValue()
-	default:
+	}
+	depth := d.StackDepth()
+	err := d.items(s, rules&dropInvalid != 0, list)
+	if err != nil && rules&defaultOnError != 0 && isTypeError(err) {
+		list(def)
+		return d.recover(depth)
+	}
+	return err
+}
+
+// items reads the array that comes next for array.
+func (d *decoder) items(s any, drop bool, list func(op int) error) error {
+	if k := d.PeekKind(); k != '[' {
 		return d.mismatch(k, s)
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return err
 	}
 	depth := d.StackDepth()
 	for d.PeekKind() != ']' {

@@ -295,23 +295,6 @@ func decodeNullableField[T any](d *decoder, p *Nullable[T], elem func(*T, *decod
 	return decodeField(d, p, func(p *Nullable[T], d *decoder) error { return decodeNullable(p, d, elem) }, rules|nullValue)
 }
 
-// decodeItemsField decodes an array member whose invalid items are dropped.
-func decodeItemsField[E any](d *decoder, p *[]E, elem func(*E, *decoder) error, rules uint8) error {
-	return decodeListField(d, p, func(p *[]E, d *decoder) error { return decodeItems(d, p, elem) }, rules)
-}
-
-// decodeListField is decodeField for a list member, whose default is the
-// empty list rather than nil when the rules say so (emptyList). After
-// decodeField a list is nil only where it set the default: a list decoded
-// from an array is never nil.
-func decodeListField[S ~[]E, E any](d *decoder, p *S, elem func(*S, *decoder) error, rules uint8) error {
-	err := decodeField(d, p, elem, rules)
-	if err == nil && *p == nil && rules&emptyList != 0 {
-		*p = S{}
-	}
-	return err
-}
-
 // decodeMapField is decodeListField for a map member (emptyMap).
 func decodeMapField[M ~map[string]E, E any](d *decoder, p *M, elem func(*M, *decoder) error, rules uint8) error {
 	err := decodeField(d, p, elem, rules)

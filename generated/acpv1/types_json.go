@@ -270,7 +270,7 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "audience":
-		return true, decodeItemsField(d, &v.Audience, (*Role).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Audience, (*Role).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "lastModified":
 		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
 	case "priority":
@@ -487,9 +487,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
 		return true, decodeMapField(d, &v.Env, func(p *map[string]string, d *decoder) error {
 			return decodeMap(d, p, decodeString[string])
@@ -667,7 +665,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "availableCommands":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.AvailableCommands, decodeObject[*AvailableCommand], defaultOnError|emptyList)
+		return true, decodeList(d, &v.AvailableCommands, decodeObject[*AvailableCommand], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1425,7 +1423,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1624,13 +1622,9 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.Command, d)
 	case "args":
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
-		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnvVariable])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "cwd":
 		return true, decodePointerField(d, &v.Cwd, decodeString[string], nullOK)
 	case "outputByteLimit":
@@ -2086,9 +2080,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
 		}, 0)
 	case "required":
-		return true, decodeField(d, &v.Required, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, nullOK)
+		return true, decodeList(d, &v.Required, decodeString[string], nullOK)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -2683,7 +2675,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "agentCapabilities":
 		return true, decodeObjectField(d, &v.AgentCapabilities, newObject[AgentCapabilities], defaultOnError)
 	case "authMethods":
-		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "agentInfo":
 		return true, decodeObjectField(d, &v.AgentInfo, newObject[Implementation], nullOK|defaultOnError)
 	case "_meta":
@@ -2907,7 +2899,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList|dropInvalid)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -2965,16 +2957,12 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "mcpServers":
 		*seen |= 1 << 0
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "cwd":
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnNull|emptyList)
 	case "sessionId":
 		*seen |= 1 << 2
 		return true, decodeString(&v.SessionID, d)
@@ -3026,7 +3014,7 @@ func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	case "modes":
 		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3232,9 +3220,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
-		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*HTTPHeader])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3287,9 +3273,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
-		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*HTTPHeader])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3346,14 +3330,10 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		return true, decodeString(&v.Command, d)
 	case "args":
 		*seen |= 1 << 2
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
 		*seen |= 1 << 3
-		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnvVariable])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3427,7 +3407,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, v.Items.decodeJSON(d)
 	case "default":
-		return true, decodeItemsField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Default, decodeString[string], nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3483,14 +3463,10 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnNull|emptyList)
 	case "mcpServers":
 		*seen |= 1 << 1
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3544,7 +3520,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "modes":
 		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3785,7 +3761,7 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "entries":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3929,9 +3905,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeString(&v.SessionID, d)
 	case "prompt":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Prompt, func(p *[]ContentBlock, d *decoder) error {
-			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
-		}, 0)
+		return true, decodeList(d, &v.Prompt, (*ContentBlock).decodeJSON, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4219,9 +4193,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 		return true, d.object(&v.ToolCall)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Options, func(p *[]PermissionOption, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*PermissionOption])
-		}, 0)
+		return true, decodeList(d, &v.Options, decodeObject[*PermissionOption], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4390,13 +4362,9 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4445,7 +4413,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	case "modes":
 		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4822,7 +4790,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeItemsField(d, &v.Options, decodeObject[*SessionConfigSelectOption], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Options, decodeObject[*SessionConfigSelectOption], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4988,7 +4956,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeItemsField(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList|dropInvalid)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "updatedAt":
@@ -5188,7 +5156,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 		return true, decodeString(&v.CurrentModeID, d)
 	case "availableModes":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.AvailableModes, decodeObject[*SessionMode], defaultOnError|emptyList)
+		return true, decodeList(d, &v.AvailableModes, decodeObject[*SessionMode], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5315,7 +5283,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5440,9 +5408,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "enum":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, 0)
+		return true, decodeList(d, &v.Enum, decodeString[string], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5513,13 +5479,9 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
 	case "enum":
-		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, nullOK)
+		return true, decodeList(d, &v.Enum, decodeString[string], nullOK)
 	case "oneOf":
-		return true, decodeField(d, &v.OneOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnumOption])
-		}, nullOK)
+		return true, decodeList(d, &v.OneOf, decodeObject[*EnumOption], nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5848,9 +5810,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "anyOf":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.AnyOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnumOption])
-		}, 0)
+		return true, decodeList(d, &v.AnyOf, decodeObject[*EnumOption], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5925,9 +5885,9 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	case "status":
 		return true, decodePointerField(d, &v.Status, (*ToolCallStatus).decodeJSON, defaultOnError)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, decodeObject[*ToolCallLocation], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Locations, decodeObject[*ToolCallLocation], defaultOnError|emptyList|dropInvalid)
 	case "rawInput":
 		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
@@ -6059,9 +6019,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "name":
 		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, decodeObject[*ToolCallLocation], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Locations, decodeObject[*ToolCallLocation], nullOK|defaultOnError|dropInvalid)
 	case "rawInput":
 		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":

@@ -159,9 +159,7 @@ func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "providers":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Providers, func(p *[]ProviderInfo, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*ProviderInfo])
-		}, 0)
+		return true, decodeList(d, &v.Providers, decodeObject[*ProviderInfo], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -271,7 +269,7 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeString(&v.ProviderID, d)
 	case "supported":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Supported, decodeString[LLMProtocol], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Supported, decodeString[LLMProtocol], defaultOnError|emptyList|dropInvalid)
 	case "required":
 		*seen |= 1 << 2
 		return true, decodeBool(&v.Required, d)

@@ -55,13 +55,9 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "systemPrompt":
 		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	case "_meta":
@@ -117,7 +113,7 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	case "modes":
 		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -201,9 +197,7 @@ func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeString(&v.Mode, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
-			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
-		}, 0)
+		return true, decodeList(d, &v.Content, (*ContentBlock).decodeJSON, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

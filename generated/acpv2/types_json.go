@@ -338,7 +338,7 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "audience":
-		return true, decodeItemsField(d, &v.Audience, decodeString[Role], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Audience, decodeString[Role], nullOK|defaultOnError|dropInvalid)
 	case "lastModified":
 		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
 	case "priority":
@@ -518,13 +518,9 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
-		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnvVariable])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -567,7 +563,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "availableCommands":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, 0)
+		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1598,7 +1594,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, 0)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1860,7 +1856,7 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "changes":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Changes, (*DiffChange).decodeJSON, 0)
+		return true, decodeList(d, &v.Changes, (*DiffChange).decodeJSON, dropInvalid)
 	case "patch":
 		return true, decodeObjectField(d, &v.Patch, newObject[DiffPatch], nullOK|defaultOnError)
 	case "_meta":
@@ -2228,9 +2224,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
 		}, 0)
 	case "required":
-		return true, decodeField(d, &v.Required, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, nullOK)
+		return true, decodeList(d, &v.Required, decodeString[string], nullOK)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -2645,7 +2639,7 @@ func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "sizes":
-		return true, decodeItemsField(d, &v.Sizes, decodeString[string], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Sizes, decodeString[string], nullOK|defaultOnError|dropInvalid)
 	case "theme":
 		return true, decodePointerField(d, &v.Theme, decodeString[IconTheme], nullOK|defaultOnError)
 	case "_meta":
@@ -2888,7 +2882,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "capabilities":
 		return true, decodeObjectField(d, &v.Capabilities, newObject[AgentCapabilities], defaultOnError)
 	case "authMethods":
-		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3028,7 +3022,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList|dropInvalid)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[SessionListCursor], nullOK)
 	case "_meta":
@@ -3318,9 +3312,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 1
 		return true, decodeString(&v.URL, d)
 	case "headers":
-		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*HTTPHeader])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3380,13 +3372,9 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 1
 		return true, decodeString(&v.Command, d)
 	case "args":
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
-		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnvVariable])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3507,7 +3495,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, v.Items.decodeJSON(d)
 	case "default":
-		return true, decodeItemsField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Default, decodeString[string], nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3565,13 +3553,9 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
-			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[AbsolutePath], defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3626,9 +3610,9 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "availableCommands":
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3908,7 +3892,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		return true, decodeString(&v.PlanID, d)
 	case "entries":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], 0)
+		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4400,9 +4384,7 @@ func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "background":
-		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
-			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
-		}, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4469,7 +4451,7 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "icons":
-		return true, decodeItemsField(d, &v.Icons, decodeObject[*Icon], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Icons, decodeObject[*Icon], nullOK|defaultOnError|dropInvalid)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "size":
@@ -4544,13 +4526,9 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
-			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[AbsolutePath], defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "replayFrom":
 		return true, decodePointerField(d, &v.ReplayFrom, (*ReplayFrom).decodeJSON, nullOK)
 	case "_meta":
@@ -4602,9 +4580,9 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "availableCommands":
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4647,9 +4625,7 @@ func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
 func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "background":
-		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
-			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
-		}, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5114,9 +5090,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
-			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[AbsolutePath], defaultOnNull|emptyList)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "updatedAt":
@@ -5270,7 +5244,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, 0)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6409,9 +6383,7 @@ func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []by
 		return true, decodeUint(&v.Requested, d)
 	case "supported":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Supported, func(p *[]ProtocolVersion, d *decoder) error {
-			return decodeSlice(d, p, decodeUint[ProtocolVersion])
-		}, 0)
+		return true, decodeList(d, &v.Supported, decodeUint[ProtocolVersion], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
