@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
@@ -20,7 +22,7 @@ import (
 // order of the type's fields, unstable ones included.
 // A struct that keeps the members it does not know and needs nothing more
 // has neither missing nor a loop of its own: its decodeRest calls the
-// runtime's structRest with the names of its required members.
+// runtime's structRest with the number and the names of its required members.
 //
 // Encoders. Every object type gets appendMembers, which appends its
 // members each after a comma; closeObject makes them an object (encode.go):
@@ -206,8 +208,9 @@ func restDecoders(f *jen.File, s objectSpec, hasMissing bool) {
 // sharedRest reports whether the struct of s decodes its members through
 // the runtime's structRest, shared by every struct that keeps the members it
 // does not know and needs nothing else (no seeding, no statements after
-// the members, no extension struct with required members); required are
-// then the names of its required members, in the order of their bits.
+// the members, no extension struct with required members) and whose
+// required members have names without a space, which separates them for
+// structRest; required are then those names, in the order of their bits.
 func sharedRest(s objectSpec, requiredExts []string) (required []string, ok bool) {
 	if !s.keep || s.extra || s.closed || s.seeded || len(s.after) > 0 || len(requiredExts) > 0 {
 		return nil, false
@@ -219,7 +222,7 @@ func sharedRest(s objectSpec, requiredExts []string) (required []string, ok bool
 		}
 	}
 	for _, name := range required {
-		if name == "" {
+		if name == "" || strings.Contains(name, " ") {
 			return nil, false
 		}
 	}
@@ -227,17 +230,15 @@ func sharedRest(s objectSpec, requiredExts []string) (required []string, ok bool
 }
 
 // sharedRestDecoders emits decodeRest as a call of structRest, with the
-// names of the required members.
+// number of the required members and their names in one string.
 /*
 	func (v *ToolCall) decodeRest(d *decoder, start int64, outer []string) error {
-		return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
+		return d.structRest(v, &v.unknownMembers, outer, 2, "toolCallId title")
 	}
 */
 func sharedRestDecoders(f *jen.File, s objectSpec, required []string) {
-	args := []jen.Code{jen.Id(recvName), jen.Op("&").Id(recvName).Dot(unknownField), jen.Id("outer")}
-	for _, name := range required {
-		args = append(args, jen.Lit(name))
-	}
+	args := []jen.Code{jen.Id(recvName), jen.Op("&").Id(recvName).Dot(unknownField), jen.Id("outer"),
+		jen.Lit(len(required)), jen.Lit(strings.Join(required, " "))}
 	f.Comment("decodeRest leaves out the members that outer names.")
 	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(restParams(true)...).Error().Block(
 		jen.Return(jen.Id("d").Dot("structRest").Call(args...)))

@@ -94,7 +94,8 @@ func fieldDecode(fl *ir.Field) jen.Code {
 		// decodeString(&v.SessionID, d): the type argument is inferred.
 		return plainScalar(fl.Type).Call(ptr, jen.Id("d"))
 	case skipElem(fl) != nil && fl.Type.Check == nil:
-		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
+		// decodeList(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList|dropInvalid)
+		return jen.Id("decodeList").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rulesExpr(append(ruleNames(fl), "dropInvalid")))
 	case skipElem(fl) != nil:
 		return jen.Id(fieldHelper(fl)).Call(jen.Id("d"), ptr, itemsDecoder(fl.Type), rules)
 	case fl.NullMeans:
@@ -103,10 +104,23 @@ func fieldDecode(fl *ir.Field) jen.Code {
 			elem = itemsDecoder(fl.Type)
 		}
 		return jen.Id("decodeNullableField").Call(jen.Id("d"), ptr, elem, rules)
+	case pointer(fl) && uncheckedObject(fl.Type):
+		// decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK)
+		alloc := jen.Id("newObject").Index(goType(fl.Type))
+		return jen.Id("decodeObjectField").Call(jen.Id("d"), ptr, alloc, rules)
 	case pointer(fl):
 		return jen.Id("decodePointerField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+	case fl.Type.Kind == ir.RefArray && fl.Type.Check == nil:
+		// decodeList(d, &v.Prompt, (*ContentBlock).decodeJSON, 0)
+		return jen.Id("decodeList").Call(jen.Id("d"), ptr, nestedDecoder(*fl.Type.Elem), rules)
 	}
 	return jen.Id(fieldHelper(fl)).Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+}
+
+// uncheckedObject reports whether r is a struct, or another name for one,
+// without checks of its own: a value the runtime decodes with d.object.
+func uncheckedObject(r ir.Ref) bool {
+	return r.Kind == ir.RefNamed && isObject(r.Type) && !hasCheck(r)
 }
 
 // fieldHelper is the runtime's decodeField, or its form for a list or a map
@@ -178,7 +192,11 @@ func plainScalar(r ir.Ref) *jen.Statement {
 
 // fieldRules is the rule set of a member, as a constant expression.
 func fieldRules(fl *ir.Field) jen.Code {
-	names := ruleNames(fl)
+	return rulesExpr(ruleNames(fl))
+}
+
+// rulesExpr is the rule set of names, as a constant expression.
+func rulesExpr(names []string) jen.Code {
 	if len(names) == 0 {
 		return jen.Lit(0)
 	}
@@ -256,6 +274,10 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 				jen.Id("member").Op(":=").Len(jen.Id("b")), name, value,
 				jen.If(x().Dot(names.DefaultedMark)).Block(
 					jen.Id("b").Op("=").Id("omitEmptyObject").Call(jen.Id("b"), jen.Id("member")))), fallible
+		case optionalObject(fl):
+			// b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil)
+			call := jen.Id("appendOptionalObject").Call(jen.Id("b"), rawLit(text), x(), x().Op("!=").Nil())
+			return tryAppend(call), true
 		case !fl.Required && optionalAppenders[kindOf(fl.Type)] != "":
 			// b = appendOptionalString(b, `,"title":`, v.Title)
 			k := kindOf(fl.Type)
@@ -284,10 +306,16 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 	return jen.Add(name).Line().Add(appendStmt(call, fallible)), fallible
 }
 
-// usesStart reports whether fl is a struct member, which fieldEncode
-// writes with objectMembers.
+// usesStart reports whether fl is a struct member that fieldEncode writes
+// with objectMembers: all but the optional ones of optionalObject.
 func usesStart(fl *ir.Field) bool {
-	return !fl.NullMeans && kindOf(fl.Type) == encObject
+	return !fl.NullMeans && kindOf(fl.Type) == encObject && !optionalObject(fl)
+}
+
+// optionalObject reports whether fl is an optional struct member without a
+// default, which the runtime's appendOptionalObject writes.
+func optionalObject(fl *ir.Field) bool {
+	return !fl.NullMeans && kindOf(fl.Type) == encObject && pointer(fl) && !fl.Required && !defaulted(fl)
 }
 
 // objectMembers appends the struct member x as an object, calling its

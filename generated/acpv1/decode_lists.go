@@ -30,79 +30,118 @@ func decodeNullable[T any](p *Nullable[T], d *decoder, elem func(*T, *decoder) e
 	return elem(&p.Value, d)
 }
 
-// openArray reads the '[' of an array for s; null gives nil.
-func openArray[E any](d *decoder, s *[]E) (ok bool, err error) {
-	switch k := d.PeekKind(); k {
-	case '[':
-		_, err := d.ReadToken()
-		return err == nil, err
-	case 'n':
-		*s = nil
-		return false, d.SkipValue()
-	default:
-		return false, d.mismatch(k, s)
-	}
-}
-
 // firstCap is the capacity of a decoded list when its first item comes: the
 // lists of ACP messages are short, and growing one item at a time would
 // allocate three times for three items.
 const firstCap = 4
 
-// grow appends a zero item to out, for the next item to be decoded in place.
-func grow[E any](out []E) []E {
-	if cap(out) == 0 {
-		out = make([]E, 0, firstCap)
-	}
-	var zero E
-	return append(out, zero)
-}
-
 // decodeSlice decodes an array; an empty one is an empty slice, not nil.
 func decodeSlice[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error {
-	if ok, err := openArray(d, s); !ok {
-		return err
-	}
-	out := []E{}
-	for d.PeekKind() != ']' {
-		out = grow(out)
-		if err := elem(&out[len(out)-1], d); err != nil {
-			return err
-		}
-	}
-	*s = out
-	_, err := d.ReadToken()
-	return err
+	return decodeList(d, s, elem, nullOK)
 }
 
 // decodeItems decodes an array and drops the items that fail to decode, as
 // x-deserialize-skip-invalid-items asks. A null item is invalid too: the
 // schema's items are never nullable.
 func decodeItems[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error {
-	if ok, err := openArray(d, s); !ok {
+	return decodeList(d, s, elem, nullOK|dropInvalid)
+}
+
+// What array asks of the list it reads.
+const (
+	listItem  = iota // decode the next item, after those kept
+	listDrop         // drop the item decoded last, which failed
+	listDone         // the array has ended: set the list
+	listNil          // set the default, nil
+	listEmpty        // set the default, an empty list
+)
+
+// decodeList decodes an array into s by rules: decodeSlice, decodeItems,
+// and the decoder of a list member. It is the only part of decoding a
+// list that each item type has a copy of: it holds the list, which array,
+// the same for all, asks it to change.
+func decodeList[E any](d *decoder, s *[]E, elem func(*E, *decoder) error, rules uint8) error {
+	out := []E{}
+	return d.array(s, rules, func(op int) error {
+		switch op {
+		case listItem:
+			// The item is decoded in place, into zeroed memory: a new
+			// array's, or a dropped item's, cleared.
+			if len(out) == cap(out) {
+				grown := make([]E, len(out), max(2*cap(out), firstCap))
+				copy(grown, out)
+				out = grown
+			}
+			out = out[:len(out)+1]
+			return elem(&out[len(out)-1], d)
+		case listDrop:
+			out = out[:len(out)-1]
+			clear(out[len(out) : len(out)+1])
+		case listDone:
+			*s = out
+		case listNil:
+			*s = nil
+		case listEmpty:
+			*s = []E{}
+		}
+		return nil
+	})
+}
+
+// array reads an array, or null, for the list s whose items list decodes,
+// one op (listItem, …) at a time, by the rules of decodeField, and drops
+// the items that fail to decode by dropInvalid; a default is the empty
+// list by emptyList, and nil otherwise.
+//
+//go:noinline
+func (d *decoder) array(s any, rules uint8, list func(op int) error) error {
+	def := listNil
+	if rules&emptyList != 0 {
+		def = listEmpty
+	}
+	if d.PeekKind() == 'n' {
+		if rules&(nullOK|defaultOnNull|defaultOnError) == 0 {
+			return d.mismatch('n', s)
+		}
+		list(def)
+		return d.SkipValue()
+	}
+	depth := d.StackDepth()
+	err := d.items(s, rules&dropInvalid != 0, list)
+	if err != nil && rules&defaultOnError != 0 && isTypeError(err) {
+		list(def)
+		return d.recover(depth)
+	}
+	return err
+}
+
+// items reads the array that comes next for array.
+func (d *decoder) items(s any, drop bool, list func(op int) error) error {
+	if k := d.PeekKind(); k != '[' {
+		return d.mismatch(k, s)
+	}
+	if _, err := d.ReadToken(); err != nil {
 		return err
 	}
 	depth := d.StackDepth()
-	out := []E{}
 	for d.PeekKind() != ']' {
-		if d.PeekKind() == 'n' {
+		if drop && d.PeekKind() == 'n' {
 			if err := d.SkipValue(); err != nil {
 				return err
 			}
 			continue
 		}
-		out = grow(out)
-		if err := elem(&out[len(out)-1], d); err != nil {
-			if !isTypeError(err) {
+		if err := list(listItem); err != nil {
+			if !drop || !isTypeError(err) {
 				return err
 			}
-			out = out[:len(out)-1]
+			list(listDrop)
 			if err := d.recover(depth); err != nil {
 				return err
 			}
 		}
 	}
-	*s = out
+	list(listDone)
 	_, err := d.ReadToken()
 	return err
 }

@@ -325,6 +325,15 @@ func TestRulesSkipInvalidItems(t *testing.T) {
 			Want: Plan{Entries: []PlanEntry{a, c}},
 			Enc:  `{"entries":[{"content":"a","priority":"high","status":"pending"},{"content":"c","priority":"low","status":"completed"}]}`,
 		}, {
+			// The item after a dropped one is decoded where that one was,
+			// which keeps none of the members it had read.
+			Name: "item after a dropped one",
+			In: `{"entries":[` +
+				`{"content":"b","_meta":{"k":1},"priority":"urgent","status":"pending"},` +
+				`{"content":"c","priority":"low","status":"completed"}]}`,
+			Want: Plan{Entries: []PlanEntry{c}},
+			Enc:  `{"entries":[{"content":"c","priority":"low","status":"completed"}]}`,
+		}, {
 			Name: "null item",
 			In:   `{"entries":[null,{"content":"a","priority":"high","status":"pending"}]}`,
 			Want: Plan{Entries: []PlanEntry{a}},

@@ -10,15 +10,9 @@ import "encoding/json"
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Logout != nil {
-		b = appendName(b, `,"logout":`)
-		start = len(b)
-		b, err = v.Logout.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"logout":`, v.Logout, v.Logout != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -40,7 +34,7 @@ func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "logout":
-		return true, decodePointerField(d, &v.Logout, decodeObject[*LogoutCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Logout, newObject[LogoutCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -49,7 +43,7 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -133,13 +127,13 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "loadSession":
 		return true, decodePointerField(d, &v.LoadSession, decodeBool[bool], defaultOnError)
 	case "promptCapabilities":
-		return true, decodePointerField(d, &v.PromptCapabilities, decodeObject[*PromptCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.PromptCapabilities, newObject[PromptCapabilities], defaultOnError)
 	case "mcpCapabilities":
-		return true, decodePointerField(d, &v.MCPCapabilities, decodeObject[*MCPCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.MCPCapabilities, newObject[MCPCapabilities], defaultOnError)
 	case "sessionCapabilities":
-		return true, decodePointerField(d, &v.SessionCapabilities, decodeObject[*SessionCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.SessionCapabilities, newObject[SessionCapabilities], defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, decodeObject[*AgentAuthCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Auth, newObject[AgentAuthCapabilities], defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -148,7 +142,7 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -189,7 +183,7 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -237,7 +231,7 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -276,7 +270,7 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "audience":
-		return true, decodeItemsField(d, &v.Audience, (*Role).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Audience, (*Role).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "lastModified":
 		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
 	case "priority":
@@ -289,7 +283,7 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *Annotations) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -300,15 +294,9 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
@@ -331,7 +319,7 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Data, d)
@@ -346,7 +334,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AudioContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "data mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -385,7 +373,7 @@ func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -434,7 +422,7 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthMethodAgent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -499,9 +487,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
 		return true, decodeMapField(d, &v.Env, func(p *map[string]string, d *decoder) error {
 			return decodeMap(d, p, decodeString[string])
@@ -514,7 +500,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -555,7 +541,7 @@ func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthenticateRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "methodId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "methodId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -591,7 +577,7 @@ func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthenticateResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -645,7 +631,7 @@ func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *AvailableCommand) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name description")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -679,7 +665,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "availableCommands":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.AvailableCommands, decodeObject[*AvailableCommand], defaultOnError|emptyList)
+		return true, decodeList(d, &v.AvailableCommands, decodeObject[*AvailableCommand], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -688,7 +674,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "availableCommands")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -737,7 +723,7 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *BlobResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "blob uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -773,7 +759,7 @@ func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, 
 
 // decodeRest leaves out the members that outer names.
 func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -818,7 +804,7 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -859,7 +845,7 @@ func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -902,7 +888,7 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelRequestNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "requestId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "requestId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -928,13 +914,8 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendOptionalBool(b, `,"terminal":`, v.Terminal)
-	if v.Session != nil {
-		b = appendName(b, `,"session":`)
-		start = len(b)
-		b, err = v.Session.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"session":`, v.Session, v.Session != nil); err != nil {
+		return nil, err
 	}
 	if v.Auth != nil {
 		member := len(b)
@@ -948,13 +929,8 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if v.Elicitation != nil {
-		b = appendName(b, `,"elicitation":`)
-		start = len(b)
-		b, err = v.Elicitation.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"elicitation":`, v.Elicitation, v.Elicitation != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -979,15 +955,15 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "fs":
-		return true, decodePointerField(d, &v.Fs, decodeObject[*FileSystemCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Fs, newObject[FileSystemCapabilities], defaultOnError)
 	case "terminal":
 		return true, decodePointerField(d, &v.Terminal, decodeBool[bool], defaultOnError)
 	case "session":
-		return true, decodePointerField(d, &v.Session, decodeObject[*ClientSessionCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Session, newObject[ClientSessionCapabilities], nullOK|defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, decodeObject[*AuthCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Auth, newObject[AuthCapabilities], defaultOnError)
 	case "elicitation":
-		return true, decodePointerField(d, &v.Elicitation, decodeObject[*ElicitationCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Elicitation, newObject[ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -999,7 +975,7 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1040,7 +1016,7 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1088,7 +1064,7 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1099,31 +1075,15 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Compaction != nil {
-		b = appendName(b, `,"compaction":`)
-		start = len(b)
-		b, err = v.Compaction.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"compaction":`, v.Compaction, v.Compaction != nil); err != nil {
+		return nil, err
 	}
-	if v.ConfigOptions != nil {
-		b = appendName(b, `,"configOptions":`)
-		start = len(b)
-		b, err = v.ConfigOptions.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"configOptions":`, v.ConfigOptions, v.ConfigOptions != nil); err != nil {
+		return nil, err
 	}
-	if v.Notices != nil {
-		b = appendName(b, `,"notices":`)
-		start = len(b)
-		b, err = v.Notices.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"notices":`, v.Notices, v.Notices != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1142,11 +1102,11 @@ func (v ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "compaction":
-		return true, decodePointerField(d, &v.Compaction, decodeObject[*CompactionCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Compaction, newObject[CompactionCapabilities], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodePointerField(d, &v.ConfigOptions, decodeObject[*SessionConfigOptionsCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.ConfigOptions, newObject[SessionConfigOptionsCapabilities], nullOK|defaultOnError)
 	case "notices":
-		return true, decodePointerField(d, &v.Notices, decodeObject[*NoticeCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Notices, newObject[NoticeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1155,7 +1115,7 @@ func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1196,7 +1156,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *CloseSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1232,7 +1192,7 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *CloseSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1260,7 +1220,7 @@ func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1319,7 +1279,7 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "compactionId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1388,7 +1348,7 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "compactionId status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1429,7 +1389,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 
 // decodeRest leaves out the members that outer names.
 func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "elicitationId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1463,7 +1423,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1472,7 +1432,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1515,7 +1475,7 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 
 // decodeRest leaves out the members that outer names.
 func (v *Content) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1561,7 +1521,7 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ContentChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1609,7 +1569,7 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Cost) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "amount currency")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1662,13 +1622,9 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.Command, d)
 	case "args":
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
-		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnvVariable])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "cwd":
 		return true, decodePointerField(d, &v.Cwd, decodeString[string], nullOK)
 	case "outputByteLimit":
@@ -1681,7 +1637,7 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "command")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId command")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1722,7 +1678,7 @@ func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1763,7 +1719,7 @@ func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentModeId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "currentModeId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1804,7 +1760,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1840,7 +1796,7 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1889,7 +1845,7 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Diff) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "path", "newText")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "path newText")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1930,7 +1886,7 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1941,23 +1897,12 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Form != nil {
-		b = appendName(b, `,"form":`)
-		start = len(b)
-		b, err = v.Form.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"form":`, v.Form, v.Form != nil); err != nil {
+		return nil, err
 	}
-	if v.URL != nil {
-		b = appendName(b, `,"url":`)
-		start = len(b)
-		b, err = v.URL.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"url":`, v.URL, v.URL != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1976,9 +1921,9 @@ func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "form":
-		return true, decodePointerField(d, &v.Form, decodeObject[*ElicitationFormCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Form, newObject[ElicitationFormCapabilities], nullOK|defaultOnError)
 	case "url":
-		return true, decodePointerField(d, &v.URL, decodeObject[*ElicitationURLCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.URL, newObject[ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1987,7 +1932,7 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2023,7 +1968,7 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2135,9 +2080,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
 		}, 0)
 	case "required":
-		return true, decodeField(d, &v.Required, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, nullOK)
+		return true, decodeList(d, &v.Required, decodeString[string], nullOK)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -2148,7 +2091,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationSchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2233,7 +2176,7 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2244,15 +2187,9 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendName(b, `,"resource":`)
 	if b, err = v.Resource.appendJSON(b); err != nil {
@@ -2275,7 +2212,7 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "resource":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
@@ -2287,7 +2224,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *EmbeddedResource) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "resource")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "resource")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2336,7 +2273,7 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *EnumOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "const title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2382,7 +2319,7 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *EnvVariable) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2428,7 +2365,7 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 
 // decodeRest leaves out the members that outer names.
 func (v *Error) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "code message")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2470,7 +2407,7 @@ func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2516,7 +2453,7 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *HTTPHeader) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2527,15 +2464,9 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
@@ -2559,7 +2490,7 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Data, d)
@@ -2576,7 +2507,7 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ImageContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "data mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2625,7 +2556,7 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *Implementation) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name version")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2652,13 +2583,8 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if v.ClientInfo != nil {
-		b = appendName(b, `,"clientInfo":`)
-		start = len(b)
-		b, err = v.ClientInfo.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"clientInfo":`, v.ClientInfo, v.ClientInfo != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2680,9 +2606,9 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "clientCapabilities":
-		return true, decodePointerField(d, &v.ClientCapabilities, decodeObject[*ClientCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.ClientCapabilities, newObject[ClientCapabilities], defaultOnError)
 	case "clientInfo":
-		return true, decodePointerField(d, &v.ClientInfo, decodeObject[*Implementation], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.ClientInfo, newObject[Implementation], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2691,7 +2617,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *InitializeRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "protocolVersion")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2724,13 +2650,8 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.AgentInfo != nil {
-		b = appendName(b, `,"agentInfo":`)
-		start = len(b)
-		b, err = v.AgentInfo.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"agentInfo":`, v.AgentInfo, v.AgentInfo != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2752,11 +2673,11 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "agentCapabilities":
-		return true, decodePointerField(d, &v.AgentCapabilities, decodeObject[*AgentCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.AgentCapabilities, newObject[AgentCapabilities], defaultOnError)
 	case "authMethods":
-		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "agentInfo":
-		return true, decodePointerField(d, &v.AgentInfo, decodeObject[*Implementation], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.AgentInfo, newObject[Implementation], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2765,7 +2686,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *InitializeResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "protocolVersion")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2816,7 +2737,7 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2862,7 +2783,7 @@ func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *KillTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2898,7 +2819,7 @@ func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *KillTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2943,7 +2864,7 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *ListSessionsRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2978,7 +2899,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList|dropInvalid)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -2989,7 +2910,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ListSessionsResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3036,16 +2957,12 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "mcpServers":
 		*seen |= 1 << 0
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "cwd":
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnNull|emptyList)
 	case "sessionId":
 		*seen |= 1 << 2
 		return true, decodeString(&v.SessionID, d)
@@ -3057,7 +2974,7 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *LoadSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "mcpServers", "cwd", "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "mcpServers cwd sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3068,15 +2985,9 @@ func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Modes != nil {
-		b = appendName(b, `,"modes":`)
-		start = len(b)
-		b, err = v.Modes.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"modes":`, v.Modes, v.Modes != nil); err != nil {
+		return nil, err
 	}
 	if v.ConfigOptions != nil {
 		b = appendName(b, `,"configOptions":`)
@@ -3101,9 +3012,9 @@ func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3112,7 +3023,7 @@ func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *LoadSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3148,7 +3059,7 @@ func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3184,7 +3095,7 @@ func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3220,7 +3131,7 @@ func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3265,7 +3176,7 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3309,9 +3220,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
-		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*HTTPHeader])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3320,7 +3229,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerHTTP) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "name url headers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3364,9 +3273,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
-		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*HTTPHeader])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3375,7 +3282,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerSSE) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "name url headers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3423,14 +3330,10 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		return true, decodeString(&v.Command, d)
 	case "args":
 		*seen |= 1 << 2
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
 		*seen |= 1 << 3
-		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnvVariable])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3439,7 +3342,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerStdio) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "command", "args", "env")
+	return d.structRest(v, &v.unknownMembers, outer, 4, "name command args env")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3504,7 +3407,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, v.Items.decodeJSON(d)
 	case "default":
-		return true, decodeItemsField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Default, decodeString[string], nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3513,7 +3416,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "items")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "items")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3560,14 +3463,10 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnNull|emptyList)
 	case "mcpServers":
 		*seen |= 1 << 1
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3576,7 +3475,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *NewSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "cwd", "mcpServers")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "cwd mcpServers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3587,17 +3486,11 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if v.Modes != nil {
-		b = appendName(b, `,"modes":`)
-		start = len(b)
-		b, err = v.Modes.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"modes":`, v.Modes, v.Modes != nil); err != nil {
+		return nil, err
 	}
 	if v.ConfigOptions != nil {
 		b = appendName(b, `,"configOptions":`)
@@ -3625,9 +3518,9 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3636,7 +3529,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *NewSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3687,7 +3580,7 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 
 // decodeRest leaves out the members that outer names.
 func (v *Notice) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "severity title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3715,7 +3608,7 @@ func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *NoticeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3772,7 +3665,7 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *NumberPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3823,7 +3716,7 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *PermissionOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "optionId name kind")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3868,7 +3761,7 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "entries":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3877,7 +3770,7 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Plan) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "entries")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "entries")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3928,7 +3821,7 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanEntry) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "content priority status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3973,7 +3866,7 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4012,9 +3905,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeString(&v.SessionID, d)
 	case "prompt":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Prompt, func(p *[]ContentBlock, d *decoder) error {
-			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
-		}, 0)
+		return true, decodeList(d, &v.Prompt, (*ContentBlock).decodeJSON, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4023,7 +3914,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId prompt")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4067,7 +3958,7 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "stopReason")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "stopReason")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4130,7 +4021,7 @@ func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4171,7 +4062,7 @@ func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4217,7 +4108,7 @@ func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4253,7 +4144,7 @@ func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4302,9 +4193,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 		return true, d.object(&v.ToolCall)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Options, func(p *[]PermissionOption, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*PermissionOption])
-		}, 0)
+		return true, decodeList(d, &v.Options, decodeObject[*PermissionOption], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4313,7 +4202,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCall", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "sessionId toolCall options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4356,7 +4245,7 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "outcome")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "outcome")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4367,15 +4256,9 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendOptionalString(b, `,"description":`, v.Description)
 	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
@@ -4402,7 +4285,7 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "mimeType":
@@ -4425,7 +4308,7 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ResourceLink) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4479,13 +4362,9 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4494,7 +4373,7 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4505,15 +4384,9 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Modes != nil {
-		b = appendName(b, `,"modes":`)
-		start = len(b)
-		b, err = v.Modes.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"modes":`, v.Modes, v.Modes != nil); err != nil {
+		return nil, err
 	}
 	if v.ConfigOptions != nil {
 		b = appendName(b, `,"configOptions":`)
@@ -4538,9 +4411,9 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4549,7 +4422,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4590,7 +4463,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "optionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "optionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4626,7 +4499,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4637,47 +4510,21 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.List != nil {
-		b = appendName(b, `,"list":`)
-		start = len(b)
-		b, err = v.List.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"list":`, v.List, v.List != nil); err != nil {
+		return nil, err
 	}
-	if v.Delete != nil {
-		b = appendName(b, `,"delete":`)
-		start = len(b)
-		b, err = v.Delete.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"delete":`, v.Delete, v.Delete != nil); err != nil {
+		return nil, err
 	}
-	if v.AdditionalDirectories != nil {
-		b = appendName(b, `,"additionalDirectories":`)
-		start = len(b)
-		b, err = v.AdditionalDirectories.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"additionalDirectories":`, v.AdditionalDirectories, v.AdditionalDirectories != nil); err != nil {
+		return nil, err
 	}
-	if v.Resume != nil {
-		b = appendName(b, `,"resume":`)
-		start = len(b)
-		b, err = v.Resume.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"resume":`, v.Resume, v.Resume != nil); err != nil {
+		return nil, err
 	}
-	if v.Close != nil {
-		b = appendName(b, `,"close":`)
-		start = len(b)
-		b, err = v.Close.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"close":`, v.Close, v.Close != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4702,15 +4549,15 @@ func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "list":
-		return true, decodePointerField(d, &v.List, decodeObject[*SessionListCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.List, newObject[SessionListCapabilities], nullOK|defaultOnError)
 	case "delete":
-		return true, decodePointerField(d, &v.Delete, decodeObject[*SessionDeleteCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Delete, newObject[SessionDeleteCapabilities], nullOK|defaultOnError)
 	case "additionalDirectories":
-		return true, decodePointerField(d, &v.AdditionalDirectories, decodeObject[*SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.AdditionalDirectories, newObject[SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
 	case "resume":
-		return true, decodePointerField(d, &v.Resume, decodeObject[*SessionResumeCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Resume, newObject[SessionResumeCapabilities], nullOK|defaultOnError)
 	case "close":
-		return true, decodePointerField(d, &v.Close, decodeObject[*SessionCloseCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Close, newObject[SessionCloseCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4722,7 +4569,7 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4758,7 +4605,7 @@ func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4793,7 +4640,7 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "currentValue")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4826,15 +4673,9 @@ func (v SessionConfigID) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Boolean != nil {
-		b = appendName(b, `,"boolean":`)
-		start = len(b)
-		b, err = v.Boolean.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"boolean":`, v.Boolean, v.Boolean != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4853,7 +4694,7 @@ func (v SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "boolean":
-		return true, decodePointerField(d, &v.Boolean, decodeObject[*BooleanConfigOptionCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Boolean, newObject[BooleanConfigOptionCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4862,7 +4703,7 @@ func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte,
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4905,7 +4746,7 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelect) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "currentValue options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4949,7 +4790,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeItemsField(d, &v.Options, decodeObject[*SessionConfigSelectOption], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Options, decodeObject[*SessionConfigSelectOption], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4958,7 +4799,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "group", "name", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "group name options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5007,7 +4848,7 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "value name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5054,7 +4895,7 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5115,7 +4956,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeItemsField(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList|dropInvalid)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "updatedAt":
@@ -5128,7 +4969,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionInfo) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5180,7 +5021,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5216,7 +5057,7 @@ func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionListCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5265,7 +5106,7 @@ func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionMode) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5315,7 +5156,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 		return true, decodeString(&v.CurrentModeID, d)
 	case "availableModes":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.AvailableModes, decodeObject[*SessionMode], defaultOnError|emptyList)
+		return true, decodeList(d, &v.AvailableModes, decodeObject[*SessionMode], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5324,7 +5165,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionModeState) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentModeId", "availableModes")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "currentModeId availableModes")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5372,7 +5213,7 @@ func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId update")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5408,7 +5249,7 @@ func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5442,7 +5283,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5451,7 +5292,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5497,7 +5338,7 @@ func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "modeId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId modeId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5533,7 +5374,7 @@ func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5567,9 +5408,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "enum":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, 0)
+		return true, decodeList(d, &v.Enum, decodeString[string], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5578,7 +5417,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "enum")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "enum")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5640,13 +5479,9 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
 	case "enum":
-		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, nullOK)
+		return true, decodeList(d, &v.Enum, decodeString[string], nullOK)
 	case "oneOf":
-		return true, decodeField(d, &v.OneOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnumOption])
-		}, nullOK)
+		return true, decodeList(d, &v.OneOf, decodeObject[*EnumOption], nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5655,7 +5490,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *StringPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5696,7 +5531,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 
 // decodeRest leaves out the members that outer names.
 func (v *Terminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5738,7 +5573,7 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalExitStatus) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5795,7 +5630,7 @@ func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5806,19 +5641,13 @@ func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"output":`)
 	b = appendString(b, v.Output)
 	b = appendName(b, `,"truncated":`)
 	b = appendBool(b, v.Truncated)
-	if v.ExitStatus != nil {
-		b = appendName(b, `,"exitStatus":`)
-		start = len(b)
-		b, err = v.ExitStatus.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"exitStatus":`, v.ExitStatus, v.ExitStatus != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -5843,7 +5672,7 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, decodeBool(&v.Truncated, d)
 	case "exitStatus":
-		return true, decodePointerField(d, &v.ExitStatus, decodeObject[*TerminalExitStatus], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.ExitStatus, newObject[TerminalExitStatus], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5852,7 +5681,7 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "output", "truncated")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "output truncated")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5863,15 +5692,9 @@ func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
@@ -5892,7 +5715,7 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "text":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
@@ -5904,7 +5727,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *TextContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "text")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "text")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5953,7 +5776,7 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *TextResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "text uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5987,9 +5810,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "anyOf":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.AnyOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnumOption])
-		}, 0)
+		return true, decodeList(d, &v.AnyOf, decodeObject[*EnumOption], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5998,7 +5819,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "anyOf")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6064,9 +5885,9 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	case "status":
 		return true, decodePointerField(d, &v.Status, (*ToolCallStatus).decodeJSON, defaultOnError)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, decodeObject[*ToolCallLocation], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Locations, decodeObject[*ToolCallLocation], defaultOnError|emptyList|dropInvalid)
 	case "rawInput":
 		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
@@ -6079,7 +5900,7 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCall) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "toolCallId title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6134,7 +5955,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallLocation) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "path")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6198,9 +6019,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "name":
 		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, decodeObject[*ToolCallLocation], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Locations, decodeObject[*ToolCallLocation], nullOK|defaultOnError|dropInvalid)
 	case "rawInput":
 		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
@@ -6213,7 +6034,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "toolCallId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6254,7 +6075,7 @@ func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "hint")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "hint")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6265,19 +6086,13 @@ func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"used":`)
 	b = appendUint(b, v.Used)
 	b = appendName(b, `,"size":`)
 	b = appendUint(b, v.Size)
-	if v.Cost != nil {
-		b = appendName(b, `,"cost":`)
-		start = len(b)
-		b, err = v.Cost.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"cost":`, v.Cost, v.Cost != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -6302,7 +6117,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeUint(&v.Size, d)
 	case "cost":
-		return true, decodePointerField(d, &v.Cost, decodeObject[*Cost], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Cost, newObject[Cost], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6311,7 +6126,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *UsageUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "used size")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6357,7 +6172,7 @@ func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6399,7 +6214,7 @@ func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen
 
 // decodeRest leaves out the members that outer names.
 func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6450,7 +6265,7 @@ func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "sessionId path content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6486,7 +6301,7 @@ func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the

@@ -61,7 +61,7 @@ func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 
 // decodeRest leaves out the members that outer names.
 func (v *Usage) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "totalTokens", "inputTokens", "outputTokens")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "totalTokens inputTokens outputTokens")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -73,22 +73,16 @@ func (v *Usage) UnmarshalJSON(data []byte) error {
 func (v *promptResponseEndTurnTokenUsage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "usage":
-		return true, decodePointerField(d, &v.Usage, decodeObject[*Usage], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Usage, newObject[Usage], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *promptResponseEndTurnTokenUsage) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Usage != nil {
-		b = appendName(b, `,"usage":`)
-		start = len(b)
-		b, err = v.Usage.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"usage":`, v.Usage, v.Usage != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

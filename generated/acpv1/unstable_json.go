@@ -45,7 +45,7 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -81,7 +81,7 @@ func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -134,7 +134,7 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthAccount) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "label")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "label")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -181,7 +181,7 @@ func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -217,7 +217,7 @@ func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -257,7 +257,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -266,7 +266,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "state")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "state")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -306,7 +306,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -315,7 +315,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "state")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "state")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -326,15 +326,9 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Error != nil {
-		b = appendName(b, `,"error":`)
-		start = len(b)
-		b, err = v.Error.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"error":`, v.Error, v.Error != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -349,7 +343,7 @@ func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "error":
-		return true, decodePointerField(d, &v.Error, decodeObject[*Error], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Error, newObject[Error], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -759,7 +753,7 @@ type idleStateUpdateFields IdleStateUpdate
 func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "usage":
-		return true, decodePointerField(d, &v.Usage, decodeObject[*Usage], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Usage, newObject[Usage], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -775,15 +769,9 @@ func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Usage != nil {
-		b = appendName(b, `,"usage":`)
-		start = len(b)
-		b, err = v.Usage.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"usage":`, v.Usage, v.Usage != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -793,17 +781,11 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if v.Params != nil {
-		b = appendName(b, `,"params":`)
-		start = len(b)
-		b, err = v.Params.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"params":`, v.Params, v.Params != nil); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -822,14 +804,14 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Method, d)
 	case "params":
-		return true, decodePointerField(d, &v.Params, decodeObject[*ProxySuccessorNotification], nullOK)
+		return true, decodeObjectField(d, &v.Params, newObject[ProxySuccessorNotification], nullOK)
 	}
 	return false, nil
 }
 
 // decodeRest leaves out the members that outer names.
 func (v *ProxyNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -877,7 +859,7 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ProxyRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1101,7 +1083,7 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1147,7 +1129,7 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1183,7 +1165,7 @@ func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *RequiresActionStateUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1219,7 +1201,7 @@ func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *RunningStateUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1255,7 +1237,7 @@ func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1302,7 +1284,7 @@ func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1377,7 +1359,7 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "recipientMessageId":
 		return true, decodeNullableField(d, &v.RecipientMessageID, decodeString[MessageID], nullOK|defaultOnError)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1386,7 +1368,7 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionMessage) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1434,7 +1416,7 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionMessageChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "messageId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1481,7 +1463,7 @@ func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1522,7 +1504,7 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1563,7 +1545,7 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "status")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1574,15 +1556,9 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Mode != nil {
-		b = appendName(b, `,"mode":`)
-		start = len(b)
-		b, err = v.Mode.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"mode":`, v.Mode, v.Mode != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1601,7 +1577,7 @@ func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mode":
-		return true, decodePointerField(d, &v.Mode, decodeObject[*SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Mode, newObject[SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1610,7 +1586,7 @@ func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1621,15 +1597,9 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Override != nil {
-		b = appendName(b, `,"override":`)
-		start = len(b)
-		b, err = v.Override.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"override":`, v.Override, v.Override != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1648,7 +1618,7 @@ func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "override":
-		return true, decodePointerField(d, &v.Override, decodeObject[*SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Override, newObject[SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1657,7 +1627,7 @@ func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []by
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1693,7 +1663,7 @@ func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1729,7 +1699,7 @@ func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1775,7 +1745,7 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1816,7 +1786,7 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "title")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2053,7 +2023,7 @@ func (v *SubagentCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *SubagentCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2064,15 +2034,9 @@ func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Cancel != nil {
-		b = appendName(b, `,"cancel":`)
-		start = len(b)
-		b, err = v.Cancel.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2091,7 +2055,7 @@ func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, decodeObject[*SessionCancelCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Cancel, newObject[SessionCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2100,7 +2064,7 @@ func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen
 
 // decodeRest leaves out the members that outer names.
 func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2196,7 +2160,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *SubagentUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2237,7 +2201,7 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2273,7 +2237,7 @@ func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2309,7 +2273,7 @@ func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2321,22 +2285,16 @@ func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "status":
-		return true, decodePointerField(d, &v.Status, decodeObject[*AuthStatusCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Status, newObject[AuthStatusCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Status != nil {
-		b = appendName(b, `,"status":`)
-		start = len(b)
-		b, err = v.Status.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"status":`, v.Status, v.Status != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2344,22 +2302,16 @@ func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) 
 func (v *clientCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "subagents":
-		return true, decodePointerField(d, &v.Subagents, decodeObject[*SubagentCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Subagents, newObject[SubagentCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *clientCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Subagents != nil {
-		b = appendName(b, `,"subagents":`)
-		start = len(b)
-		b, err = v.Subagents.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"subagents":`, v.Subagents, v.Subagents != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2381,22 +2333,16 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *loadSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2404,22 +2350,16 @@ func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2427,22 +2367,16 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2450,52 +2384,31 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SessionSystemPromptCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SessionSystemPromptCapabilities], nullOK|defaultOnError)
 	case "archive":
-		return true, decodePointerField(d, &v.Archive, decodeObject[*SessionArchiveCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Archive, newObject[SessionArchiveCapabilities], nullOK|defaultOnError)
 	case "status":
-		return true, decodePointerField(d, &v.Status, decodeObject[*SessionStatusCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Status, newObject[SessionStatusCapabilities], nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeObject[*SessionTitleCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Title, newObject[SessionTitleCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
-	if v.Archive != nil {
-		b = appendName(b, `,"archive":`)
-		start = len(b)
-		b, err = v.Archive.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"archive":`, v.Archive, v.Archive != nil); err != nil {
+		return nil, err
 	}
-	if v.Status != nil {
-		b = appendName(b, `,"status":`)
-		start = len(b)
-		b, err = v.Status.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"status":`, v.Status, v.Status != nil); err != nil {
+		return nil, err
 	}
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		start = len(b)
-		b, err = v.Title.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"title":`, v.Title, v.Title != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -124,7 +124,7 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerACP) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "serverId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name serverId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -191,7 +191,7 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *MessageMCPNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "serverId requestId method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -247,7 +247,7 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *MessageMCPRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "serverId requestId method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the

@@ -40,7 +40,7 @@ func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -86,7 +86,7 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanFile) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "planId", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "planId uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -136,7 +136,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		return true, decodeString(&v.PlanID, d)
 	case "entries":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -145,7 +145,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "planId", "entries")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "planId entries")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -191,7 +191,7 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanMarkdown) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "planId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "planId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -232,7 +232,7 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanRemoved) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "planId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "planId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -275,7 +275,7 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "plan")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "plan")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -464,22 +464,16 @@ func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
 func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "plan":
-		return true, decodePointerField(d, &v.Plan, decodeObject[*PlanCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Plan, newObject[PlanCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Plan != nil {
-		b = appendName(b, `,"plan":`)
-		start = len(b)
-		b, err = v.Plan.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"plan":`, v.Plan, v.Plan != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

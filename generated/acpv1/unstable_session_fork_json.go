@@ -12,7 +12,6 @@ import "encoding/json"
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
@@ -30,13 +29,8 @@ func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -61,15 +55,11 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -78,7 +68,7 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ForkSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -89,17 +79,11 @@ func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if v.Modes != nil {
-		b = appendName(b, `,"modes":`)
-		start = len(b)
-		b, err = v.Modes.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"modes":`, v.Modes, v.Modes != nil); err != nil {
+		return nil, err
 	}
 	if v.ConfigOptions != nil {
 		b = appendName(b, `,"configOptions":`)
@@ -127,9 +111,9 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Modes, newObject[SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -138,7 +122,7 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *ForkSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -174,7 +158,7 @@ func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionForkCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -213,9 +197,7 @@ func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeString(&v.Mode, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
-			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
-		}, 0)
+		return true, decodeList(d, &v.Content, (*ContentBlock).decodeJSON, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -224,7 +206,7 @@ func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *SystemPrompt) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "mode", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "mode content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -247,22 +229,16 @@ func (v SystemPromptMode) MarshalJSON() ([]byte, error) {
 func (v *sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "fork":
-		return true, decodePointerField(d, &v.Fork, decodeObject[*SessionForkCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Fork, newObject[SessionForkCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Fork != nil {
-		b = appendName(b, `,"fork":`)
-		start = len(b)
-		b, err = v.Fork.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"fork":`, v.Fork, v.Fork != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -32,6 +32,7 @@ const (
 	nullValue                  // the Go type decodes null itself (free-form JSON, Nullable)
 	emptyList                  // the default is an empty list, not nil
 	emptyMap                   // the default is an empty map, not nil
+	dropInvalid                // an array's items that fail to decode, and null ones, are dropped
 )
 
 // decoder reads one JSON text held in memory.

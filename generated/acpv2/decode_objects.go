@@ -9,6 +9,7 @@ package acpv2
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -144,13 +145,15 @@ type memberDecoder interface {
 
 // structRest reads the members of an object whose '{' has been read into
 // v, keeping those it does not know in *unknown but the ones outer names,
-// then reports the first of the required members it lacks: required[i] is
-// the member whose bit is 1<<i. It is the decodeRest of every struct that
-// needs no more, one function for all. The bits are the decoder's while
-// it reads, not a variable of its own, which v would make escape.
+// then reports the first of the n required members it lacks: required
+// holds their names, each after the one before and a space, the member
+// named i-th having the bit 1<<i. It is the decodeRest of every struct
+// that needs no more, one function for all, and its arguments are
+// constants: no slice to build for each call. The bits are the decoder's
+// while it reads, not a variable of its own, which v would make escape.
 //
 //go:noinline
-func (d *decoder) structRest(v memberDecoder, unknown *string, outer []string, required ...string) error {
+func (d *decoder) structRest(v memberDecoder, unknown *string, outer []string, n int, required string) error {
 	enclosing := d.seen
 	d.seen = 0
 	err := d.membersKeeping(func(name []byte) (bool, error) {
@@ -158,13 +161,15 @@ func (d *decoder) structRest(v memberDecoder, unknown *string, outer []string, r
 	}, unknown, outer)
 	seen := d.seen
 	d.seen = enclosing
-	if err != nil {
+	if err != nil || seen == 1<<n-1 {
 		return err
 	}
-	for i, name := range required {
+	for i := 0; i < n; i++ {
+		name, rest, _ := strings.Cut(required, " ")
 		if seen&(1<<i) == 0 {
 			return missing(name, v)
 		}
+		required = rest
 	}
 	return nil
 }
@@ -271,18 +276,39 @@ func decodePointerField[E any](d *decoder, p **E, elem func(*E, *decoder) error,
 	return decodeField(d, p, func(p **E, d *decoder) error { return decodePointer(p, d, elem) }, rules)
 }
 
+// decodeObjectField decodes a member whose Go field points to a struct into
+// a new value that newValue allocates (newObject): one instantiation for
+// every struct, as every pointer type argument shares one, where
+// decodePointerField would have one per struct. decodeField reads a null,
+// which no struct decodes itself.
+func decodeObjectField[P restDecoder](d *decoder, p *P, newValue func() P, rules uint8) error {
+	return decodeField(d, p, func(p *P, d *decoder) error {
+		v := newValue()
+		if err := d.object(v); err != nil {
+			return err
+		}
+		*p = v
+		return nil
+	}, rules)
+}
+
+// newObject allocates a zero E, for decodeObjectField: the only code each
+// struct type has of its own there. It stays out of line, so that the
+// function value of each type calls the one body of its shape.
+//
+//go:noinline
+func newObject[E any]() *E {
+	return new(E)
+}
+
 // decodeNullableField decodes a member whose null means something of its own.
 func decodeNullableField[T any](d *decoder, p *Nullable[T], elem func(*T, *decoder) error, rules uint8) error {
 	return decodeField(d, p, func(p *Nullable[T], d *decoder) error { return decodeNullable(p, d, elem) }, rules|nullValue)
 }
 
-// decodeItemsField decodes an array member whose invalid items are dropped.
-func decodeItemsField[E any](d *decoder, p *[]E, elem func(*E, *decoder) error, rules uint8) error {
-	return decodeListField(d, p, func(p *[]E, d *decoder) error { return decodeItems(d, p, elem) }, rules)
-}
-
-// decodeListField is decodeField for a list member, whose default is the
-// empty list rather than nil when the rules say so (emptyList). After
+// decodeListField is decodeField for a list member of a defined type or
+// with checks (decodeList decodes the others), whose default is the empty
+// list rather than nil when the rules say so (emptyList). After
 // decodeField a list is nil only where it set the default: a list decoded
 // from an array is never nil.
 func decodeListField[S ~[]E, E any](d *decoder, p *S, elem func(*S, *decoder) error, rules uint8) error {

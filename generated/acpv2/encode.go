@@ -178,18 +178,28 @@ func appendRaw[R ~[]byte](b []byte, r R) ([]byte, error) {
 }
 
 // appendSlice appends s as a JSON array; nil is the empty array, which the
-// schema's arrays are. It stays out of line: a copy of the loop in every
-// member that is a list costs more code than the call costs time.
+// schema's arrays are. It stays out of line: a copy of it in every member
+// that is a list costs more code than the call costs time. Only the call
+// of elem on an item is its own: appendItems, the same for all, writes
+// the array.
 //
 //go:noinline
 func appendSlice[T any](b []byte, s []T, elem func(*T, []byte) ([]byte, error)) ([]byte, error) {
+	return appendItems(b, len(s), func(b []byte, i int) ([]byte, error) { return elem(&s[i], b) })
+}
+
+// appendItems appends an array of n items, which item appends by index.
+// It stays out of line, so that appendSlice keeps no copy of it.
+//
+//go:noinline
+func appendItems(b []byte, n int, item func(b []byte, i int) ([]byte, error)) ([]byte, error) {
 	b = append(b, '[')
-	for i := range s {
+	for i := 0; i < n; i++ {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = elem(&s[i], b); err != nil {
+		if b, err = item(b, i); err != nil {
 			return nil, err
 		}
 	}
@@ -300,6 +310,22 @@ func appendOptionalRaw[R ~[]byte](b []byte, name string, r R) ([]byte, error) {
 		return b, nil
 	}
 	return appendRaw(appendName(b, name), r)
+}
+
+// appendOptionalObject appends the member name with the struct p points
+// to when present says there is one. Its pointee is on the heap already,
+// so that calling its appendMembers through an interface costs no
+// allocation, and one function serves every struct.
+//
+//go:noinline
+func appendOptionalObject(b []byte, name string, p membersAppender, present bool) ([]byte, error) {
+	if !present {
+		return b, nil
+	}
+	b = appendName(b, name)
+	start := len(b)
+	b, err := p.appendMembers(b)
+	return closeObject(b, start, err)
 }
 
 // appendNullable appends null or the value of a present Nullable.

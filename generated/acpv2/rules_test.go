@@ -269,6 +269,13 @@ func TestRulesSkipInvalidItems(t *testing.T) {
 			Want: Diff{Changes: []DiffChange{add, modify}},
 			Enc:  `{"changes":[{"operation":"add","path":"/a"},{"operation":"modify","path":"/b"}]}`,
 		}, {
+			// The item after a dropped one is decoded where that one was,
+			// which keeps none of the members it had read.
+			Name: "item after a dropped one",
+			In:   `{"changes":[{"operation":"modify","fileType":"text","path":5},{"operation":"modify","path":"/b"}]}`,
+			Want: Diff{Changes: []DiffChange{modify}},
+			Enc:  `{"changes":[{"operation":"modify","path":"/b"}]}`,
+		}, {
 			Name: "kept item with a bad defaulted member",
 			In:   `{"changes":[{"operation":"add","path":"/a","fileType":7},{"operation":"add","path":1}]}`,
 			Want: Diff{Changes: []DiffChange{add}},

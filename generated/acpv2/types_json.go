@@ -49,7 +49,7 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -60,23 +60,12 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Session != nil {
-		b = appendName(b, `,"session":`)
-		start = len(b)
-		b, err = v.Session.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"session":`, v.Session, v.Session != nil); err != nil {
+		return nil, err
 	}
-	if v.Auth != nil {
-		b = appendName(b, `,"auth":`)
-		start = len(b)
-		b, err = v.Auth.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"auth":`, v.Auth, v.Auth != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -98,9 +87,9 @@ func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "session":
-		return true, decodePointerField(d, &v.Session, decodeObject[*SessionCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Session, newObject[SessionCapabilities], nullOK|defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, decodeObject[*AgentAuthCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Auth, newObject[AgentAuthCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -109,7 +98,7 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -165,7 +154,7 @@ func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentMessage) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -206,7 +195,7 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -254,7 +243,7 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -310,7 +299,7 @@ func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AgentThought) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -349,7 +338,7 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "audience":
-		return true, decodeItemsField(d, &v.Audience, decodeString[Role], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Audience, decodeString[Role], nullOK|defaultOnError|dropInvalid)
 	case "lastModified":
 		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
 	case "priority":
@@ -364,7 +353,7 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *Annotations) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -375,19 +364,13 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -412,7 +395,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.MimeType, d)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -421,7 +404,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *AudioContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "data mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -470,7 +453,7 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthMethodAgent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "methodId", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "methodId name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -535,13 +518,9 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
-		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnvVariable])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -550,7 +529,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "methodId", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "methodId name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -584,7 +563,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "availableCommands":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, 0)
+		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -593,7 +572,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "availableCommands")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -634,7 +613,7 @@ func (v *BackgroundTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *BackgroundTerminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -675,7 +654,7 @@ func (v *BackgroundToolCall) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *BackgroundToolCall) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "toolCallId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -724,7 +703,7 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *BlobResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "blob uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -769,7 +748,7 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -812,7 +791,7 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelRequestNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "requestId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "requestId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -853,7 +832,7 @@ func (v *CancelSessionNotification) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelSessionNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -899,7 +878,7 @@ func (v *CancelTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -935,7 +914,7 @@ func (v *CancelTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -981,7 +960,7 @@ func (v *CancelToolCallRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelToolCallRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCallId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId toolCallId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1017,7 +996,7 @@ func (v *CancelToolCallResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelToolCallResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1053,7 +1032,7 @@ func (v *CancelledPermissionOutcome) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *CancelledPermissionOutcome) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1064,15 +1043,9 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Terminal != nil {
-		b = appendName(b, `,"terminal":`)
-		start = len(b)
-		b, err = v.Terminal.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"terminal":`, v.Terminal, v.Terminal != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1091,7 +1064,7 @@ func (v ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "terminal":
-		return true, decodePointerField(d, &v.Terminal, decodeObject[*TerminalAuthCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Terminal, newObject[TerminalAuthCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1100,7 +1073,7 @@ func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1111,23 +1084,12 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Auth != nil {
-		b = appendName(b, `,"auth":`)
-		start = len(b)
-		b, err = v.Auth.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"auth":`, v.Auth, v.Auth != nil); err != nil {
+		return nil, err
 	}
-	if v.Elicitation != nil {
-		b = appendName(b, `,"elicitation":`)
-		start = len(b)
-		b, err = v.Elicitation.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"elicitation":`, v.Elicitation, v.Elicitation != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1146,9 +1108,9 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, decodeObject[*ClientAuthCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Auth, newObject[ClientAuthCapabilities], nullOK|defaultOnError)
 	case "elicitation":
-		return true, decodePointerField(d, &v.Elicitation, decodeObject[*ElicitationCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Elicitation, newObject[ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1157,7 +1119,7 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1198,7 +1160,7 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1246,7 +1208,7 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *ClientRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1287,7 +1249,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *CloseSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1323,7 +1285,7 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *CloseSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1377,7 +1339,7 @@ func (v *Command) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 
 // decodeRest leaves out the members that outer names.
 func (v *Command) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name description")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1429,7 +1391,7 @@ func (v *CommandPermissionSubject) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *CommandPermissionSubject) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "command", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "command cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1488,7 +1450,7 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "compactionId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1557,7 +1519,7 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *CompactionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "compactionId status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1598,7 +1560,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 
 // decodeRest leaves out the members that outer names.
 func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "elicitationId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1632,7 +1594,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, 0)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1641,7 +1603,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1684,7 +1646,7 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 
 // decodeRest leaves out the members that outer names.
 func (v *Content) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1732,7 +1694,7 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ContentChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "messageId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1780,7 +1742,7 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Cost) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "amount currency")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1821,7 +1783,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1857,7 +1819,7 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1868,19 +1830,13 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *Diff) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"changes":`)
 	if b, err = appendSlice(b, v.Changes, (*DiffChange).appendJSON); err != nil {
 		return nil, err
 	}
-	if v.Patch != nil {
-		b = appendName(b, `,"patch":`)
-		start = len(b)
-		b, err = v.Patch.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"patch":`, v.Patch, v.Patch != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1900,9 +1856,9 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "changes":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Changes, (*DiffChange).decodeJSON, 0)
+		return true, decodeList(d, &v.Changes, (*DiffChange).decodeJSON, dropInvalid)
 	case "patch":
-		return true, decodePointerField(d, &v.Patch, decodeObject[*DiffPatch], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Patch, newObject[DiffPatch], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1911,7 +1867,7 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Diff) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "changes")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "changes")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1957,7 +1913,7 @@ func (v *DiffPatch) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 
 // decodeRest leaves out the members that outer names.
 func (v *DiffPatch) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "format", "text")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "format text")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1992,7 +1948,7 @@ func (v *DiffPathChange) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *DiffPathChange) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "path")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2032,7 +1988,7 @@ func (v *DiffPathPairChange) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *DiffPathPairChange) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "oldPath", "path")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "oldPath path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2073,7 +2029,7 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2084,23 +2040,12 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Form != nil {
-		b = appendName(b, `,"form":`)
-		start = len(b)
-		b, err = v.Form.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"form":`, v.Form, v.Form != nil); err != nil {
+		return nil, err
 	}
-	if v.URL != nil {
-		b = appendName(b, `,"url":`)
-		start = len(b)
-		b, err = v.URL.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"url":`, v.URL, v.URL != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2119,9 +2064,9 @@ func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "form":
-		return true, decodePointerField(d, &v.Form, decodeObject[*ElicitationFormCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Form, newObject[ElicitationFormCapabilities], nullOK|defaultOnError)
 	case "url":
-		return true, decodePointerField(d, &v.URL, decodeObject[*ElicitationURLCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.URL, newObject[ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2130,7 +2075,7 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2166,7 +2111,7 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2279,9 +2224,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
 		}, 0)
 	case "required":
-		return true, decodeField(d, &v.Required, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, nullOK)
+		return true, decodeList(d, &v.Required, decodeString[string], nullOK)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -2292,7 +2235,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationSchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "type", "properties")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "type properties")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2377,7 +2320,7 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2388,19 +2331,13 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"resource":`)
 	if b, err = v.Resource.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2422,7 +2359,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2431,7 +2368,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *EmbeddedResource) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "resource")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "resource")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2480,7 +2417,7 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *EnumOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "const title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2526,7 +2463,7 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *EnvVariable) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2575,7 +2512,7 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 
 // decodeRest leaves out the members that outer names.
 func (v *Error) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "code message")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2586,15 +2523,9 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Error != nil {
-		b = appendName(b, `,"error":`)
-		start = len(b)
-		b, err = v.Error.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"error":`, v.Error, v.Error != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -2609,7 +2540,7 @@ func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "error":
-		return true, decodePointerField(d, &v.Error, decodeObject[*Error], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Error, newObject[Error], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -2664,7 +2595,7 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *HTTPHeader) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2708,7 +2639,7 @@ func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "sizes":
-		return true, decodeItemsField(d, &v.Sizes, decodeString[string], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Sizes, decodeString[string], nullOK|defaultOnError|dropInvalid)
 	case "theme":
 		return true, decodePointerField(d, &v.Theme, decodeString[IconTheme], nullOK|defaultOnError)
 	case "_meta":
@@ -2719,7 +2650,7 @@ func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 
 // decodeRest leaves out the members that outer names.
 func (v *Icon) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "src")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "src")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2730,20 +2661,14 @@ func (v *Icon) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
 	b = appendOptionalString(b, `,"uri":`, v.URI)
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -2770,7 +2695,7 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "uri":
 		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2779,7 +2704,7 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ImageContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "data mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2828,7 +2753,7 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *Implementation) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name version")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2884,7 +2809,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 1
 		return true, d.object(&v.Info)
 	case "capabilities":
-		return true, decodePointerField(d, &v.Capabilities, decodeObject[*ClientCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Capabilities, newObject[ClientCapabilities], defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2893,7 +2818,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *InitializeRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion", "info")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "protocolVersion info")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -2955,9 +2880,9 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 1
 		return true, d.object(&v.Info)
 	case "capabilities":
-		return true, decodePointerField(d, &v.Capabilities, decodeObject[*AgentCapabilities], defaultOnError)
+		return true, decodeObjectField(d, &v.Capabilities, newObject[AgentCapabilities], defaultOnError)
 	case "authMethods":
-		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2966,7 +2891,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *InitializeResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion", "info")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "protocolVersion info")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3017,7 +2942,7 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3062,7 +2987,7 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *ListSessionsRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3097,7 +3022,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList|dropInvalid)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[SessionListCursor], nullOK)
 	case "_meta":
@@ -3108,7 +3033,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ListSessionsResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3149,7 +3074,7 @@ func (v *LoginAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *LoginAuthRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "methodId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "methodId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3185,7 +3110,7 @@ func (v *LoginAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *LoginAuthResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3221,7 +3146,7 @@ func (v *LogoutAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutAuthRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3257,7 +3182,7 @@ func (v *LogoutAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *LogoutAuthResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3268,23 +3193,12 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Stdio != nil {
-		b = appendName(b, `,"stdio":`)
-		start = len(b)
-		b, err = v.Stdio.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"stdio":`, v.Stdio, v.Stdio != nil); err != nil {
+		return nil, err
 	}
-	if v.HTTP != nil {
-		b = appendName(b, `,"http":`)
-		start = len(b)
-		b, err = v.HTTP.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"http":`, v.HTTP, v.HTTP != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -3306,9 +3220,9 @@ func (v MCPCapabilities) MarshalJSON() ([]byte, error) {
 func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "stdio":
-		return true, decodePointerField(d, &v.Stdio, decodeObject[*MCPStdioCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Stdio, newObject[MCPStdioCapabilities], nullOK|defaultOnError)
 	case "http":
-		return true, decodePointerField(d, &v.HTTP, decodeObject[*MCPHTTPCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.HTTP, newObject[MCPHTTPCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3317,7 +3231,7 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3353,7 +3267,7 @@ func (v *MCPHTTPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPHTTPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3398,9 +3312,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 1
 		return true, decodeString(&v.URL, d)
 	case "headers":
-		return true, decodeListField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*HTTPHeader])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3409,7 +3321,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerHTTP) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "url")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name url")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3460,13 +3372,9 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 1
 		return true, decodeString(&v.Command, d)
 	case "args":
-		return true, decodeListField(d, &v.Args, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
-		return true, decodeListField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*EnvVariable])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3475,7 +3383,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerStdio) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "command")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name command")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3511,7 +3419,7 @@ func (v *MCPStdioCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPStdioCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3587,7 +3495,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, v.Items.decodeJSON(d)
 	case "default":
-		return true, decodeItemsField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Default, decodeString[string], nullOK|defaultOnError|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3596,7 +3504,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "items")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "items")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3645,13 +3553,9 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
-			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[AbsolutePath], defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3660,7 +3564,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *NewSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3706,9 +3610,9 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "availableCommands":
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3717,7 +3621,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *NewSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3768,7 +3672,7 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 
 // decodeRest leaves out the members that outer names.
 func (v *Notice) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "severity title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3825,7 +3729,7 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *NumberPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3876,7 +3780,7 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *PermissionOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "optionId name kind")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3938,7 +3842,7 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanEntry) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "content priority status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -3988,7 +3892,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		return true, decodeString(&v.PlanID, d)
 	case "entries":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], 0)
+		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3997,7 +3901,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "planId", "entries")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "planId entries")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4040,7 +3944,7 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "plan")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "plan")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4076,7 +3980,7 @@ func (v *PromptAudioCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptAudioCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4087,31 +3991,15 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Image != nil {
-		b = appendName(b, `,"image":`)
-		start = len(b)
-		b, err = v.Image.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"image":`, v.Image, v.Image != nil); err != nil {
+		return nil, err
 	}
-	if v.Audio != nil {
-		b = appendName(b, `,"audio":`)
-		start = len(b)
-		b, err = v.Audio.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"audio":`, v.Audio, v.Audio != nil); err != nil {
+		return nil, err
 	}
-	if v.EmbeddedContext != nil {
-		b = appendName(b, `,"embeddedContext":`)
-		start = len(b)
-		b, err = v.EmbeddedContext.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"embeddedContext":`, v.EmbeddedContext, v.EmbeddedContext != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4130,11 +4018,11 @@ func (v PromptCapabilities) MarshalJSON() ([]byte, error) {
 func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "image":
-		return true, decodePointerField(d, &v.Image, decodeObject[*PromptImageCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Image, newObject[PromptImageCapabilities], nullOK|defaultOnError)
 	case "audio":
-		return true, decodePointerField(d, &v.Audio, decodeObject[*PromptAudioCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Audio, newObject[PromptAudioCapabilities], nullOK|defaultOnError)
 	case "embeddedContext":
-		return true, decodePointerField(d, &v.EmbeddedContext, decodeObject[*PromptEmbeddedContextCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.EmbeddedContext, newObject[PromptEmbeddedContextCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4143,7 +4031,7 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4179,7 +4067,7 @@ func (v *PromptEmbeddedContextCapabilities) decodeMember(d *decoder, name []byte
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptEmbeddedContextCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4215,7 +4103,7 @@ func (v *PromptImageCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptImageCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4265,7 +4153,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId prompt")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4306,7 +4194,7 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *PromptResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4353,7 +4241,7 @@ func (v *ReplayFromStart) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRest leaves out the members that outer names.
 func (v *ReplayFromStart) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4419,7 +4307,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "sessionId title options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4462,7 +4350,7 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "outcome")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "outcome")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4496,9 +4384,7 @@ func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "background":
-		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
-			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
-		}, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4520,7 +4406,6 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
@@ -4536,13 +4421,8 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
 	b = appendOptionalUint(b, `,"size":`, v.Size)
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4571,13 +4451,13 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "icons":
-		return true, decodeItemsField(d, &v.Icons, decodeObject[*Icon], nullOK|defaultOnError)
+		return true, decodeList(d, &v.Icons, decodeObject[*Icon], nullOK|defaultOnError|dropInvalid)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "size":
 		return true, decodePointerField(d, &v.Size, decodeUint[uint64], nullOK|defaultOnError)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4586,7 +4466,7 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ResourceLink) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4646,13 +4526,9 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
-			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[AbsolutePath], defaultOnNull|emptyList)
 	case "mcpServers":
-		return true, decodeListField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "replayFrom":
 		return true, decodePointerField(d, &v.ReplayFrom, (*ReplayFrom).decodeJSON, nullOK)
 	case "_meta":
@@ -4663,7 +4539,7 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4704,9 +4580,9 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "availableCommands":
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
+		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4715,7 +4591,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4749,9 +4625,7 @@ func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
 func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "background":
-		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
-			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
-		}, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4803,7 +4677,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "optionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "optionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4839,7 +4713,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4850,39 +4724,18 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Prompt != nil {
-		b = appendName(b, `,"prompt":`)
-		start = len(b)
-		b, err = v.Prompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"prompt":`, v.Prompt, v.Prompt != nil); err != nil {
+		return nil, err
 	}
-	if v.MCP != nil {
-		b = appendName(b, `,"mcp":`)
-		start = len(b)
-		b, err = v.MCP.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"mcp":`, v.MCP, v.MCP != nil); err != nil {
+		return nil, err
 	}
-	if v.Delete != nil {
-		b = appendName(b, `,"delete":`)
-		start = len(b)
-		b, err = v.Delete.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"delete":`, v.Delete, v.Delete != nil); err != nil {
+		return nil, err
 	}
-	if v.AdditionalDirectories != nil {
-		b = appendName(b, `,"additionalDirectories":`)
-		start = len(b)
-		b, err = v.AdditionalDirectories.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"additionalDirectories":`, v.AdditionalDirectories, v.AdditionalDirectories != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -4907,13 +4760,13 @@ func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "prompt":
-		return true, decodePointerField(d, &v.Prompt, decodeObject[*PromptCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Prompt, newObject[PromptCapabilities], nullOK|defaultOnError)
 	case "mcp":
-		return true, decodePointerField(d, &v.MCP, decodeObject[*MCPCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.MCP, newObject[MCPCapabilities], nullOK|defaultOnError)
 	case "delete":
-		return true, decodePointerField(d, &v.Delete, decodeObject[*SessionDeleteCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Delete, newObject[SessionDeleteCapabilities], nullOK|defaultOnError)
 	case "additionalDirectories":
-		return true, decodePointerField(d, &v.AdditionalDirectories, decodeObject[*SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.AdditionalDirectories, newObject[SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4925,7 +4778,7 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -4960,7 +4813,7 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "currentValue")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5025,7 +4878,7 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelect) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "currentValue options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5080,7 +4933,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "groupId", "name", "options")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "groupId name options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5129,7 +4982,7 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "value name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5176,7 +5029,7 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5237,9 +5090,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
-		return true, decodeListField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
-			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull|emptyList)
+		return true, decodeList(d, &v.AdditionalDirectories, decodeString[AbsolutePath], defaultOnNull|emptyList)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "updatedAt":
@@ -5252,7 +5103,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionInfo) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5307,7 +5158,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5359,7 +5210,7 @@ func (v *SessionNotFoundErrorData) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionNotFoundErrorData) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5393,7 +5244,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, 0)
+		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5402,7 +5253,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5447,7 +5298,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "enum")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "enum")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5524,7 +5375,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *StringPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5565,7 +5416,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 
 // decodeRest leaves out the members that outer names.
 func (v *Terminal) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5601,7 +5452,7 @@ func (v *TerminalAuthCapabilities) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5637,7 +5488,7 @@ func (v *TerminalCancelCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalCancelCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5648,15 +5499,9 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Cancel != nil {
-		b = appendName(b, `,"cancel":`)
-		start = len(b)
-		b, err = v.Cancel.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -5675,7 +5520,7 @@ func (v TerminalCapabilities) MarshalJSON() ([]byte, error) {
 func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, decodeObject[*TerminalCancelCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Cancel, newObject[TerminalCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5684,7 +5529,7 @@ func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5726,7 +5571,7 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalExitStatus) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5778,7 +5623,7 @@ func (v *TerminalOutput) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalOutput) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "data")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "data")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5824,7 +5669,7 @@ func (v *TerminalOutputChunk) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalOutputChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId", "data")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "terminalId data")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5874,7 +5719,7 @@ func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalSize) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "cols", "rows")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "cols rows")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -5966,7 +5811,7 @@ func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *TerminalUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6007,7 +5852,7 @@ func (v *TextCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *TextCommandInput) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "hint")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "hint")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6018,17 +5863,11 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	if v.Annotations != nil {
-		b = appendName(b, `,"annotations":`)
-		start = len(b)
-		b, err = v.Annotations.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -6050,7 +5889,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6059,7 +5898,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *TextContent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "text")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "text")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6108,7 +5947,7 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *TextResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "text uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6153,7 +5992,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "anyOf")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6189,7 +6028,7 @@ func (v *ToolCallCancelCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallCancelCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6200,15 +6039,9 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Cancel != nil {
-		b = appendName(b, `,"cancel":`)
-		start = len(b)
-		b, err = v.Cancel.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -6227,7 +6060,7 @@ func (v ToolCallCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, decodeObject[*ToolCallCancelCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Cancel, newObject[ToolCallCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6236,7 +6069,7 @@ func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6284,7 +6117,7 @@ func (v *ToolCallContentChunk) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallContentChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "toolCallId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6341,7 +6174,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallLocation) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "path")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6387,7 +6220,7 @@ func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallPermissionSubject) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCall")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "toolCall")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6511,7 +6344,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *ToolCallUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "toolCallId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6550,9 +6383,7 @@ func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []by
 		return true, decodeUint(&v.Requested, d)
 	case "supported":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Supported, func(p *[]ProtocolVersion, d *decoder) error {
-			return decodeSlice(d, p, decodeUint[ProtocolVersion])
-		}, 0)
+		return true, decodeList(d, &v.Supported, decodeUint[ProtocolVersion], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6561,7 +6392,7 @@ func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []by
 
 // decodeRest leaves out the members that outer names.
 func (v *UnsupportedProtocolVersionErrorData) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "requested", "supported")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "requested supported")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6609,7 +6440,7 @@ func (v *UpdateSessionNotification) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *UpdateSessionNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId update")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6663,7 +6494,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *UsageUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "used size")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -6719,7 +6550,7 @@ func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *UserMessage) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the

@@ -3259,9 +3259,7 @@ type idleStateUpdateFields IdleStateUpdate
 func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "background":
-		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
-			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
-		}, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -45,7 +45,7 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -81,7 +81,7 @@ func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -134,7 +134,7 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthAccount) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "label")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "label")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -181,7 +181,7 @@ func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -217,7 +217,7 @@ func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -257,7 +257,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -266,7 +266,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "state")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "state")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -306,7 +306,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -315,7 +315,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 
 // decodeRest leaves out the members that outer names.
 func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "state")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "state")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -356,7 +356,7 @@ func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *BackgroundSubagent) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -367,17 +367,11 @@ func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"method":`)
 	b = appendString(b, v.Method)
-	if v.Params != nil {
-		b = appendName(b, `,"params":`)
-		start = len(b)
-		b, err = v.Params.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"params":`, v.Params, v.Params != nil); err != nil {
+		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
 	return b, nil
@@ -396,14 +390,14 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Method, d)
 	case "params":
-		return true, decodePointerField(d, &v.Params, decodeObject[*ProxySuccessorNotification], nullOK)
+		return true, decodeObjectField(d, &v.Params, newObject[ProxySuccessorNotification], nullOK)
 	}
 	return false, nil
 }
 
 // decodeRest leaves out the members that outer names.
 func (v *ProxyNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -451,7 +445,7 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ProxyRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "id method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -744,7 +738,7 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -790,7 +784,7 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "method")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -826,7 +820,7 @@ func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -873,7 +867,7 @@ func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -961,7 +955,7 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionMessage) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1009,7 +1003,7 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionMessageChunk) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "messageId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1056,7 +1050,7 @@ func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1097,7 +1091,7 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1146,7 +1140,7 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "status")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1157,15 +1151,9 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Mode != nil {
-		b = appendName(b, `,"mode":`)
-		start = len(b)
-		b, err = v.Mode.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"mode":`, v.Mode, v.Mode != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1184,7 +1172,7 @@ func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mode":
-		return true, decodePointerField(d, &v.Mode, decodeObject[*SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Mode, newObject[SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1193,7 +1181,7 @@ func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1204,15 +1192,9 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Override != nil {
-		b = appendName(b, `,"override":`)
-		start = len(b)
-		b, err = v.Override.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"override":`, v.Override, v.Override != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1231,7 +1213,7 @@ func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "override":
-		return true, decodePointerField(d, &v.Override, decodeObject[*SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Override, newObject[SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1240,7 +1222,7 @@ func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []by
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1276,7 +1258,7 @@ func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name 
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1312,7 +1294,7 @@ func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1358,7 +1340,7 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "sessionId title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1399,7 +1381,7 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "title")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1410,15 +1392,9 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Cancel != nil {
-		b = appendName(b, `,"cancel":`)
-		start = len(b)
-		b, err = v.Cancel.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -1437,7 +1413,7 @@ func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, decodeObject[*SessionCancelCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Cancel, newObject[SessionCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1446,7 +1422,7 @@ func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen
 
 // decodeRest leaves out the members that outer names.
 func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1542,7 +1518,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRest leaves out the members that outer names.
 func (v *SubagentUpdate) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1583,7 +1559,7 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1619,7 +1595,7 @@ func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRest leaves out the members that outer names.
 func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -1653,9 +1629,7 @@ func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "background":
-		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
-			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
-		}, nullOK|defaultOnError)
+		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1678,22 +1652,16 @@ func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "status":
-		return true, decodePointerField(d, &v.Status, decodeObject[*AuthStatusCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Status, newObject[AuthStatusCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Status != nil {
-		b = appendName(b, `,"status":`)
-		start = len(b)
-		b, err = v.Status.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"status":`, v.Status, v.Status != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -1715,22 +1683,16 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -1738,22 +1700,16 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -1761,52 +1717,31 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SessionSystemPromptCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SessionSystemPromptCapabilities], nullOK|defaultOnError)
 	case "archive":
-		return true, decodePointerField(d, &v.Archive, decodeObject[*SessionArchiveCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Archive, newObject[SessionArchiveCapabilities], nullOK|defaultOnError)
 	case "status":
-		return true, decodePointerField(d, &v.Status, decodeObject[*SessionStatusCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Status, newObject[SessionStatusCapabilities], nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeObject[*SessionTitleCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Title, newObject[SessionTitleCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.SystemPrompt != nil {
-		b = appendName(b, `,"systemPrompt":`)
-		start = len(b)
-		b, err = v.SystemPrompt.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
+		return nil, err
 	}
-	if v.Archive != nil {
-		b = appendName(b, `,"archive":`)
-		start = len(b)
-		b, err = v.Archive.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"archive":`, v.Archive, v.Archive != nil); err != nil {
+		return nil, err
 	}
-	if v.Status != nil {
-		b = appendName(b, `,"status":`)
-		start = len(b)
-		b, err = v.Status.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"status":`, v.Status, v.Status != nil); err != nil {
+		return nil, err
 	}
-	if v.Title != nil {
-		b = appendName(b, `,"title":`)
-		start = len(b)
-		b, err = v.Title.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"title":`, v.Title, v.Title != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

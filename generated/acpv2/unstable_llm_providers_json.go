@@ -42,7 +42,7 @@ func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *DisableProviderRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "providerId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "providerId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -78,7 +78,7 @@ func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRest leaves out the members that outer names.
 func (v *DisableProviderResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -125,7 +125,7 @@ func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRest leaves out the members that outer names.
 func (v *ListProvidersRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -159,9 +159,7 @@ func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "providers":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Providers, func(p *[]ProviderInfo, d *decoder) error {
-			return decodeSlice(d, p, decodeObject[*ProviderInfo])
-		}, 0)
+		return true, decodeList(d, &v.Providers, decodeObject[*ProviderInfo], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -170,7 +168,7 @@ func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ListProvidersResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "providers")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "providers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -216,7 +214,7 @@ func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ProviderCurrentConfig) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "apiType", "baseUrl")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "apiType baseUrl")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -238,7 +236,6 @@ func (v ProviderID) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
 	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
@@ -248,13 +245,8 @@ func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"required":`)
 	b = appendBool(b, v.Required)
-	if v.Current != nil {
-		b = appendName(b, `,"current":`)
-		start = len(b)
-		b, err = v.Current.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"current":`, v.Current, v.Current != nil); err != nil {
+		return nil, err
 	}
 	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
 		return nil, err
@@ -277,12 +269,12 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeString(&v.ProviderID, d)
 	case "supported":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Supported, decodeString[LLMProtocol], defaultOnError|emptyList)
+		return true, decodeList(d, &v.Supported, decodeString[LLMProtocol], defaultOnError|emptyList|dropInvalid)
 	case "required":
 		*seen |= 1 << 2
 		return true, decodeBool(&v.Required, d)
 	case "current":
-		return true, decodePointerField(d, &v.Current, decodeObject[*ProviderCurrentConfig], nullOK)
+		return true, decodeObjectField(d, &v.Current, newObject[ProviderCurrentConfig], nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -291,7 +283,7 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *ProviderInfo) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "providerId", "supported", "required")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "providerId supported required")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -327,7 +319,7 @@ func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRest leaves out the members that outer names.
 func (v *ProvidersCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -388,7 +380,7 @@ func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *SetProviderRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "providerId", "apiType", "baseUrl")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "providerId apiType baseUrl")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -424,7 +416,7 @@ func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRest leaves out the members that outer names.
 func (v *SetProviderResponse) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -436,22 +428,16 @@ func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
 func (v *agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "providers":
-		return true, decodePointerField(d, &v.Providers, decodeObject[*ProvidersCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.Providers, newObject[ProvidersCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.Providers != nil {
-		b = appendName(b, `,"providers":`)
-		start = len(b)
-		b, err = v.Providers.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"providers":`, v.Providers, v.Providers != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

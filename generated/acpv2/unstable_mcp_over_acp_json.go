@@ -40,7 +40,7 @@ func (v *MCPACPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPACPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer, 0, "")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -160,7 +160,7 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *MCPServerACP) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "name", "serverId")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "name serverId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -227,7 +227,7 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRest leaves out the members that outer names.
 func (v *MessageMCPNotification) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "serverId requestId method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -283,7 +283,7 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRest leaves out the members that outer names.
 func (v *MessageMCPRequest) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
+	return d.structRest(v, &v.unknownMembers, outer, 3, "serverId requestId method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -463,22 +463,16 @@ func (u *MessageMCPResponse) decodeRest(d *decoder, start int64, _ []string) err
 func (v *mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "acp":
-		return true, decodePointerField(d, &v.ACP, decodeObject[*MCPACPCapabilities], nullOK|defaultOnError)
+		return true, decodeObjectField(d, &v.ACP, newObject[MCPACPCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
-	var start int
 	var err error
-	if v.ACP != nil {
-		b = appendName(b, `,"acp":`)
-		start = len(b)
-		b, err = v.ACP.appendMembers(b)
-		if b, err = closeObject(b, start, err); err != nil {
-			return nil, err
-		}
+	if b, err = appendOptionalObject(b, `,"acp":`, v.ACP, v.ACP != nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

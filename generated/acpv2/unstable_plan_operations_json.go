@@ -47,7 +47,7 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanFile) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "planId", "uri")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "planId uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -93,7 +93,7 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanMarkdown) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "planId", "content")
+	return d.structRest(v, &v.unknownMembers, outer, 2, "planId content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
@@ -134,7 +134,7 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRest leaves out the members that outer names.
 func (v *PlanRemoved) decodeRest(d *decoder, start int64, outer []string) error {
-	return d.structRest(v, &v.unknownMembers, outer, "planId")
+	return d.structRest(v, &v.unknownMembers, outer, 1, "planId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
