@@ -36,7 +36,7 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 	case "logout":
 		return true, decodeObjectField(d, &v.Logout, newObject[LogoutCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.agentAuthCapabilitiesUnstable.decodeMember(d, name, seen)
 }
@@ -135,7 +135,7 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "auth":
 		return true, decodeObjectField(d, &v.Auth, newObject[AgentAuthCapabilities], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.agentCapabilitiesLLMProviders.decodeMember(d, name, seen)
 }
@@ -272,11 +272,11 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "audience":
 		return true, decodeList(d, &v.Audience, (*Role).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "lastModified":
-		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.LastModified)
 	case "priority":
 		return true, decodePointerField(d, &v.Priority, decodeFloat[float64], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -327,7 +327,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.MimeType, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -366,7 +366,7 @@ func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	case "terminal":
 		return true, decodePointerField(d, &v.Terminal, decodeBool[bool], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -413,9 +413,9 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -485,7 +485,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "args":
 		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
@@ -493,7 +493,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 			return decodeMap(d, p, decodeString[string])
 		}, defaultOnNull|emptyMap)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -534,7 +534,7 @@ func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 0
 		return true, decodeString(&v.MethodID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -570,7 +570,7 @@ func (v AuthenticateResponse) MarshalJSON() ([]byte, error) {
 func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -624,7 +624,7 @@ func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (
 	case "input":
 		return true, decodePointerField(d, &v.Input, (*AvailableCommandInput).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -667,7 +667,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.AvailableCommands, decodeObject[*AvailableCommand], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -711,12 +711,12 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.Blob, d)
 	case "mimeType":
-		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.MimeType)
 	case "uri":
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -752,7 +752,7 @@ func (v BooleanConfigOptionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -791,13 +791,13 @@ func (v BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeBool[bool], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -838,7 +838,7 @@ func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -881,7 +881,7 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -965,7 +965,7 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "elicitation":
 		return true, decodeObjectField(d, &v.Elicitation, newObject[ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	if ok, err := v.clientCapabilitiesUnstable.decodeMember(d, name, seen); ok || err != nil {
 		return ok, err
@@ -1108,7 +1108,7 @@ func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *
 	case "notices":
 		return true, decodeObjectField(d, &v.Notices, newObject[NoticeCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1149,7 +1149,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1185,7 +1185,7 @@ func (v CloseSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1272,7 +1272,7 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1382,7 +1382,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 		*seen |= 1 << 0
 		return true, decodeString(&v.ElicitationID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1425,7 +1425,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1468,7 +1468,7 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 		*seen |= 1 << 0
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1514,7 +1514,7 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "messageId":
 		return true, decodePointerField(d, &v.MessageID, decodeString[MessageID], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1562,7 +1562,7 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Currency, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1630,7 +1630,7 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	case "outputByteLimit":
 		return true, decodePointerField(d, &v.OutputByteLimit, decodeUint[uint64], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1671,7 +1671,7 @@ func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 0
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1712,7 +1712,7 @@ func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.CurrentModeID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1753,7 +1753,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1789,7 +1789,7 @@ func (v DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1833,12 +1833,12 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 		*seen |= 1 << 0
 		return true, decodeString(&v.Path, d)
 	case "oldText":
-		return true, decodePointerField(d, &v.OldText, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.OldText)
 	case "newText":
 		*seen |= 1 << 1
 		return true, decodeString(&v.NewText, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1925,7 +1925,7 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	case "url":
 		return true, decodeObjectField(d, &v.URL, newObject[ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1961,7 +1961,7 @@ func (v ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2074,7 +2074,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "type":
 		return true, decodePointerField(d, &v.Type, (*ElicitationSchemaType).decodeJSON, defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "properties":
 		return true, decodeField(d, &v.Properties, func(p *map[string]ElicitationPropertySchema, d *decoder) error {
 			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
@@ -2082,9 +2082,9 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "required":
 		return true, decodeList(d, &v.Required, decodeString[string], nullOK)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2169,7 +2169,7 @@ func (v ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2217,7 +2217,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2264,9 +2264,9 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 		*seen |= 1 << 1
 		return true, decodeString(&v.Title, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2312,7 +2312,7 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Value, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2400,7 +2400,7 @@ func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	case "writeTextFile":
 		return true, decodePointerField(d, &v.WriteTextFile, decodeBool[bool], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2446,7 +2446,7 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 		*seen |= 1 << 1
 		return true, decodeString(&v.Value, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2498,9 +2498,9 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.MimeType, d)
 	case "uri":
-		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.URI)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2544,12 +2544,12 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 0
 		return true, decodeString(&v.Name, d)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "version":
 		*seen |= 1 << 1
 		return true, decodeString(&v.Version, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2610,7 +2610,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "clientInfo":
 		return true, decodeObjectField(d, &v.ClientInfo, newObject[Implementation], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2679,7 +2679,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "agentInfo":
 		return true, decodeObjectField(d, &v.AgentInfo, newObject[Implementation], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2720,9 +2720,9 @@ func (v IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minimum":
 		return true, decodePointerField(d, &v.Minimum, decodeInt[int64], nullOK)
 	case "maximum":
@@ -2730,7 +2730,7 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeInt[int64], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2776,7 +2776,7 @@ func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 1
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2812,7 +2812,7 @@ func (v KillTerminalResponse) MarshalJSON() ([]byte, error) {
 func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2857,7 +2857,7 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	case "cursor":
 		return true, decodePointerField(d, &v.Cursor, decodeString[string], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.listSessionsRequestUnstable.decodeMember(d, name, seen)
 }
@@ -2901,9 +2901,9 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList|dropInvalid)
 	case "nextCursor":
-		return true, decodePointerField(d, &v.NextCursor, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.NextCursor)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2967,7 +2967,7 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 2
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.loadSessionRequestUnstable.decodeMember(d, name, seen)
 }
@@ -3016,7 +3016,7 @@ func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	case "configOptions":
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3052,7 +3052,7 @@ func (v LogoutCapabilities) MarshalJSON() ([]byte, error) {
 func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3088,7 +3088,7 @@ func (v LogoutRequest) MarshalJSON() ([]byte, error) {
 func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3124,7 +3124,7 @@ func (v LogoutResponse) MarshalJSON() ([]byte, error) {
 func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3169,7 +3169,7 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	case "sse":
 		return true, decodePointerField(d, &v.SSE, decodeBool[bool], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.mcpCapabilitiesMCPOverACP.decodeMember(d, name, seen)
 }
@@ -3222,7 +3222,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 2
 		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3275,7 +3275,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 2
 		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3335,7 +3335,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 3
 		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3396,9 +3396,9 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minItems":
 		return true, decodePointerField(d, &v.MinItems, decodeUint[uint64], nullOK)
 	case "maxItems":
@@ -3409,7 +3409,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 	case "default":
 		return true, decodeList(d, &v.Default, decodeString[string], nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3468,7 +3468,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.newSessionRequestUnstable.decodeMember(d, name, seen)
 }
@@ -3522,7 +3522,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "configOptions":
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3571,9 +3571,9 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 			return checkLength(decodeString[string](p, d), p, 1, -1)
 		}, 0)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3648,9 +3648,9 @@ func (v NumberPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minimum":
 		return true, decodePointerField(d, &v.Minimum, decodeFloat[float64], nullOK)
 	case "maximum":
@@ -3658,7 +3658,7 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeFloat[float64], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3709,7 +3709,7 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 2
 		return true, v.Kind.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3763,7 +3763,7 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3814,7 +3814,7 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		*seen |= 1 << 2
 		return true, v.Status.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3859,7 +3859,7 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "embeddedContext":
 		return true, decodePointerField(d, &v.EmbeddedContext, decodeBool[bool], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3907,7 +3907,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.Prompt, (*ContentBlock).decodeJSON, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3951,7 +3951,7 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 0
 		return true, v.StopReason.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.promptResponseEndTurnTokenUsage.decodeMember(d, name, seen)
 }
@@ -4014,7 +4014,7 @@ func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	case "limit":
 		return true, decodePointerField(d, &v.Limit, decodeUint[uint32], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4055,7 +4055,7 @@ func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.Content, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4101,7 +4101,7 @@ func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4137,7 +4137,7 @@ func (v ReleaseTerminalResponse) MarshalJSON() ([]byte, error) {
 func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4195,7 +4195,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 2
 		return true, decodeList(d, &v.Options, decodeObject[*PermissionOption], 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4238,7 +4238,7 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, v.Outcome.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4287,21 +4287,21 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "annotations":
 		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "mimeType":
-		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.MimeType)
 	case "name":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Name, d)
 	case "size":
 		return true, decodePointerField(d, &v.Size, decodeInt[int64], nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "uri":
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4366,7 +4366,7 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	case "mcpServers":
 		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.resumeSessionRequestUnstable.decodeMember(d, name, seen)
 }
@@ -4415,7 +4415,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	case "configOptions":
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4456,7 +4456,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, decodeString(&v.OptionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4492,7 +4492,7 @@ func (v SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4559,7 +4559,7 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 	case "close":
 		return true, decodeObjectField(d, &v.Close, newObject[SessionCloseCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	if ok, err := v.sessionCapabilitiesUnstable.decodeMember(d, name, seen); ok || err != nil {
 		return ok, err
@@ -4598,7 +4598,7 @@ func (v SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4696,7 +4696,7 @@ func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte,
 	case "boolean":
 		return true, decodeObjectField(d, &v.Boolean, newObject[BooleanConfigOptionCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4792,7 +4792,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 2
 		return true, decodeList(d, &v.Options, decodeObject[*SessionConfigSelectOption], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4839,9 +4839,9 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4888,7 +4888,7 @@ func (v SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4958,11 +4958,11 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "additionalDirectories":
 		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList|dropInvalid)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "updatedAt":
-		return true, decodePointerField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.UpdatedAt)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.sessionInfoUnstable.decodeMember(d, name, seen)
 }
@@ -5014,7 +5014,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "updatedAt":
 		return true, decodeNullableField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5050,7 +5050,7 @@ func (v SessionListCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5097,9 +5097,9 @@ func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5158,7 +5158,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.AvailableModes, decodeObject[*SessionMode], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5206,7 +5206,7 @@ func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 1
 		return true, v.Update.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5242,7 +5242,7 @@ func (v SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5285,7 +5285,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5331,7 +5331,7 @@ func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.ModeID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5367,7 +5367,7 @@ func (v SetSessionModeResponse) MarshalJSON() ([]byte, error) {
 func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5410,7 +5410,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.Enum, decodeString[string], 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5465,9 +5465,9 @@ func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minLength":
 		return true, decodePointerField(d, &v.MinLength, decodeUint[uint32], nullOK)
 	case "maxLength":
@@ -5477,13 +5477,13 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	case "format":
 		return true, decodePointerField(d, &v.Format, (*StringFormat).decodeJSON, nullOK)
 	case "default":
-		return true, decodePointerField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Default)
 	case "enum":
 		return true, decodeList(d, &v.Enum, decodeString[string], nullOK)
 	case "oneOf":
 		return true, decodeList(d, &v.OneOf, decodeObject[*EnumOption], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5524,7 +5524,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 		*seen |= 1 << 0
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5564,9 +5564,9 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "exitCode":
 		return true, decodePointerField(d, &v.ExitCode, decodeUint[uint32], nullOK|defaultOnError)
 	case "signal":
-		return true, decodePointerField(d, &v.Signal, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Signal)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5623,7 +5623,7 @@ func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5674,7 +5674,7 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 	case "exitStatus":
 		return true, decodeObjectField(d, &v.ExitStatus, newObject[TerminalExitStatus], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5720,7 +5720,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5761,7 +5761,7 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mimeType":
-		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.MimeType)
 	case "text":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
@@ -5769,7 +5769,7 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5812,7 +5812,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.AnyOf, decodeObject[*EnumOption], 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5879,7 +5879,7 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 		*seen |= 1 << 1
 		return true, decodeString(&v.Title, d)
 	case "name":
-		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Name)
 	case "kind":
 		return true, decodePointerField(d, &v.Kind, (*ToolKind).decodeJSON, defaultOnError)
 	case "status":
@@ -5893,7 +5893,7 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	case "rawOutput":
 		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5948,7 +5948,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 	case "line":
 		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6015,9 +6015,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "status":
 		return true, decodePointerField(d, &v.Status, (*ToolCallStatus).decodeJSON, nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "name":
-		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Name)
 	case "content":
 		return true, decodeList(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "locations":
@@ -6027,7 +6027,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "rawOutput":
 		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6068,7 +6068,7 @@ func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 0
 		return true, decodeString(&v.Hint, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6119,7 +6119,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "cost":
 		return true, decodeObjectField(d, &v.Cost, newObject[Cost], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6165,7 +6165,7 @@ func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen 
 		*seen |= 1 << 1
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6205,9 +6205,9 @@ func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen
 	case "exitCode":
 		return true, decodePointerField(d, &v.ExitCode, decodeUint[uint32], nullOK|defaultOnError)
 	case "signal":
-		return true, decodePointerField(d, &v.Signal, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Signal)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6258,7 +6258,7 @@ func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 2
 		return true, decodeString(&v.Content, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6294,7 +6294,7 @@ func (v WriteTextFileResponse) MarshalJSON() ([]byte, error) {
 func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

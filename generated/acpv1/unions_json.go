@@ -1014,7 +1014,7 @@ func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, s
 		*seen |= 1 << 0
 		return true, decodeString(&v.Message, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1350,7 +1350,7 @@ type createElicitationResponseFields CreateElicitationResponse
 func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2746,11 +2746,11 @@ func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "category":
 		return true, decodePointerField(d, &v.Category, decodeString[SessionConfigOptionCategory], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3481,7 +3481,7 @@ func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []by
 		*seen |= 1 << 1
 		return true, decodeString(&v.ConfigID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -8,8 +8,6 @@
 
 package acpv1
 
-import "encoding/json"
-
 // appendMembers appends the members of v, each after a comma.
 func (v *DisableProviderRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
@@ -35,7 +33,7 @@ func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 0
 		return true, decodeString(&v.ProviderID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -71,7 +69,7 @@ func (v DisableProviderResponse) MarshalJSON() ([]byte, error) {
 func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -118,7 +116,7 @@ func (v ListProvidersRequest) MarshalJSON() ([]byte, error) {
 func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -161,7 +159,7 @@ func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.Providers, decodeObject[*ProviderInfo], 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -207,7 +205,7 @@ func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.BaseURL, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -276,7 +274,7 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "current":
 		return true, decodeObjectField(d, &v.Current, newObject[ProviderCurrentConfig], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -312,7 +310,7 @@ func (v ProvidersCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -373,7 +371,7 @@ func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 			return decodeMap(d, p, decodeString[string])
 		}, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -409,7 +407,7 @@ func (v SetProviderResponse) MarshalJSON() ([]byte, error) {
 func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -117,7 +117,7 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.ServerID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -184,7 +184,7 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -240,7 +240,7 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -304,7 +304,7 @@ func (v *MessageMCPResponseResult) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -361,7 +361,7 @@ func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, d.object(&v.Error)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

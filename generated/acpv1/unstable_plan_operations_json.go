@@ -33,7 +33,7 @@ func (v PlanCapabilities) MarshalJSON() ([]byte, error) {
 func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -79,7 +79,7 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -138,7 +138,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -184,7 +184,7 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.Content, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -225,7 +225,7 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeString(&v.PlanID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -268,7 +268,7 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 		*seen |= 1 << 0
 		return true, v.Plan.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

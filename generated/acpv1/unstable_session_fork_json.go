@@ -8,8 +8,6 @@
 
 package acpv1
 
-import "encoding/json"
-
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
@@ -61,7 +59,7 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "systemPrompt":
 		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -115,7 +113,7 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	case "configOptions":
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -151,7 +149,7 @@ func (v SessionForkCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -199,7 +197,7 @@ func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.Content, (*ContentBlock).decodeJSON, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

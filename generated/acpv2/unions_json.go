@@ -1604,7 +1604,7 @@ func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, s
 		*seen |= 1 << 0
 		return true, decodeString(&v.Message, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1940,7 +1940,7 @@ type createElicitationResponseFields CreateElicitationResponse
 func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2207,7 +2207,7 @@ func (v *diffChangeFields) decodeMember(d *decoder, name []byte, seen *uint64) (
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3261,7 +3261,7 @@ func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint
 	case "background":
 		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.idleStateUpdateEndTurnTokenUsage.decodeMember(d, name, seen)
 }
@@ -4532,11 +4532,11 @@ func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "category":
 		return true, decodePointerField(d, &v.Category, decodeString[SessionConfigOptionCategory], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5354,7 +5354,7 @@ func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []by
 		*seen |= 1 << 1
 		return true, decodeString(&v.ConfigID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

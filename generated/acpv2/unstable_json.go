@@ -38,7 +38,7 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -74,7 +74,7 @@ func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -121,13 +121,13 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "active":
 		return true, decodePointerField(d, &v.Active, decodeBool[bool], nullOK|defaultOnError)
 	case "name":
-		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Name)
 	case "email":
-		return true, decodePointerField(d, &v.Email, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Email)
 	case "organization":
-		return true, decodePointerField(d, &v.Organization, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Organization)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -174,7 +174,7 @@ func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -210,7 +210,7 @@ func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
 func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -259,7 +259,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "accounts":
 		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -308,7 +308,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 	case "accounts":
 		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -349,7 +349,7 @@ func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -731,7 +731,7 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -777,7 +777,7 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -813,7 +813,7 @@ func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -860,7 +860,7 @@ func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -996,7 +996,7 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 1
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1043,7 +1043,7 @@ func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1084,7 +1084,7 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1133,7 +1133,7 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 	case "state":
 		return true, decodePointerField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1174,7 +1174,7 @@ func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, 
 	case "mode":
 		return true, decodeObjectField(d, &v.Mode, newObject[SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1215,7 +1215,7 @@ func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []by
 	case "override":
 		return true, decodeObjectField(d, &v.Override, newObject[SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1251,7 +1251,7 @@ func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1287,7 +1287,7 @@ func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1333,7 +1333,7 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, decodeString(&v.Title, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1374,7 +1374,7 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, decodeString(&v.Title, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1415,7 +1415,7 @@ func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen
 	case "cancel":
 		return true, decodeObjectField(d, &v.Cancel, newObject[SessionCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1552,7 +1552,7 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1588,7 +1588,7 @@ func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1631,7 +1631,7 @@ func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "background":
 		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

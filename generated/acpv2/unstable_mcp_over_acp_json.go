@@ -33,7 +33,7 @@ func (v MCPACPCapabilities) MarshalJSON() ([]byte, error) {
 func (v *MCPACPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -153,7 +153,7 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.ServerID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -220,7 +220,7 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -276,7 +276,7 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -340,7 +340,7 @@ func (v *MessageMCPResponseResult) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -397,7 +397,7 @@ func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, d.object(&v.Error)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -8,8 +8,6 @@
 
 package acpv2
 
-import "encoding/json"
-
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
@@ -61,7 +59,7 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "systemPrompt":
 		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -118,7 +116,7 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	case "availableCommands":
 		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -154,7 +152,7 @@ func (v SessionForkCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -202,7 +200,7 @@ func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.Content, (*ContentBlock).decodeJSON, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
