@@ -315,6 +315,9 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 		value := appendStmt(call, fallible)
 		raw := isRaw(fl.Type)
 		switch {
+		case !fl.Required && fl.JSONName == "_meta" && fl.Type.Kind == ir.RefRaw:
+			// b, err = appendMeta(b, v.Meta)
+			return tryAppend(jen.Id("appendMeta").Call(jen.Id("b"), x())), true
 		case !fl.Required && raw:
 			return tryAppend(jen.Id("appendOptionalRaw").Call(jen.Id("b"), rawLit(text), x())), true
 		case !fl.Required:

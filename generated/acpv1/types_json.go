@@ -14,7 +14,7 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"logout":`, v.Logout, v.Logout != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.agentAuthCapabilitiesUnstable.appendMembers(b); err != nil {
@@ -105,7 +105,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.agentCapabilitiesLLMProviders.appendMembers(b); err != nil {
@@ -253,7 +253,7 @@ func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalFloat(b, `,"priority":`, v.Priority); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -302,7 +302,7 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Data)
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -347,7 +347,7 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 func (v *AuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalBool(b, `,"terminal":`, v.Terminal)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -390,7 +390,7 @@ func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -462,7 +462,7 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -514,7 +514,7 @@ func (v *AuthenticateRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -553,7 +553,7 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthenticateResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -599,7 +599,7 @@ func (v *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -647,7 +647,7 @@ func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AvailableCommands, encodeObject[*AvailableCommand]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -691,7 +691,7 @@ func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -735,7 +735,7 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BooleanConfigOptionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -774,7 +774,7 @@ func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendOptionalString(b, `,"description":`, v.Description)
 	b = appendOptionalBool(b, `,"default":`, v.Default)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -818,7 +818,7 @@ func (v *CancelNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -861,7 +861,7 @@ func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -932,7 +932,7 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"elicitation":`, v.Elicitation, v.Elicitation != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.clientCapabilitiesUnstable.appendMembers(b); err != nil {
@@ -1085,7 +1085,7 @@ func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"notices":`, v.Notices, v.Notices != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1129,7 +1129,7 @@ func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1168,7 +1168,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1249,7 +1249,7 @@ func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1362,7 +1362,7 @@ func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error
 	var err error
 	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1405,7 +1405,7 @@ func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1448,7 +1448,7 @@ func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1492,7 +1492,7 @@ func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = appendOptionalString(b, `,"messageId":`, v.MessageID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1539,7 +1539,7 @@ func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"currency":`)
 	b = appendString(b, v.Currency)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1599,7 +1599,7 @@ func (v *CreateTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
 	b = appendOptionalUint(b, `,"outputByteLimit":`, v.OutputByteLimit)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1651,7 +1651,7 @@ func (v *CreateTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1692,7 +1692,7 @@ func (v *CurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"currentModeId":`)
 	b = appendString(b, v.CurrentModeID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1733,7 +1733,7 @@ func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1772,7 +1772,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1813,7 +1813,7 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"oldText":`, v.OldText)
 	b = appendName(b, `,"newText":`)
 	b = appendString(b, v.NewText)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1904,7 +1904,7 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"url":`, v.URL, v.URL != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1944,7 +1944,7 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2055,7 +2055,7 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2152,7 +2152,7 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2195,7 +2195,7 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Resource.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2241,7 +2241,7 @@ func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2289,7 +2289,7 @@ func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2379,7 +2379,7 @@ func (v *FileSystemCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalBool(b, `,"readTextFile":`, v.ReadTextFile)
 	b = appendOptionalBool(b, `,"writeTextFile":`, v.WriteTextFile)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2423,7 +2423,7 @@ func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2473,7 +2473,7 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
 	b = appendOptionalString(b, `,"uri":`, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2524,7 +2524,7 @@ func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendName(b, `,"version":`)
 	b = appendString(b, v.Version)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2586,7 +2586,7 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"clientInfo":`, v.ClientInfo, v.ClientInfo != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2653,7 +2653,7 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"agentInfo":`, v.AgentInfo, v.AgentInfo != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2703,7 +2703,7 @@ func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalInt(b, `,"minimum":`, v.Minimum)
 	b = appendOptionalInt(b, `,"maximum":`, v.Maximum)
 	b = appendOptionalInt(b, `,"default":`, v.Default)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2753,7 +2753,7 @@ func (v *KillTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2795,7 +2795,7 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *KillTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2833,7 +2833,7 @@ func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
 	b = appendOptionalString(b, `,"cursor":`, v.Cursor)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.listSessionsRequestUnstable.appendMembers(b); err != nil {
@@ -2881,7 +2881,7 @@ func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = appendOptionalString(b, `,"nextCursor":`, v.NextCursor)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2936,7 +2936,7 @@ func (v *LoadSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.loadSessionRequestUnstable.appendMembers(b); err != nil {
@@ -2995,7 +2995,7 @@ func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3035,7 +3035,7 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3071,7 +3071,7 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3107,7 +3107,7 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3145,7 +3145,7 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalBool(b, `,"http":`, v.HTTP)
 	b = appendOptionalBool(b, `,"sse":`, v.SSE)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.mcpCapabilitiesMCPOverACP.appendMembers(b); err != nil {
@@ -3196,7 +3196,7 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3249,7 +3249,7 @@ func (v *MCPServerSSE) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3306,7 +3306,7 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3379,7 +3379,7 @@ func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3440,7 +3440,7 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.newSessionRequestUnstable.appendMembers(b); err != nil {
@@ -3498,7 +3498,7 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3546,7 +3546,7 @@ func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3631,7 +3631,7 @@ func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalFloat(b, `,"default":`, v.Default); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3683,7 +3683,7 @@ func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"kind":`)
 	b = appendString(b, v.Kind)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3743,7 +3743,7 @@ func (v *Plan) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3788,7 +3788,7 @@ func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Priority)
 	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3836,7 +3836,7 @@ func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalBool(b, `,"image":`, v.Image)
 	b = appendOptionalBool(b, `,"audio":`, v.Audio)
 	b = appendOptionalBool(b, `,"embeddedContext":`, v.EmbeddedContext)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3884,7 +3884,7 @@ func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3928,7 +3928,7 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"stopReason":`)
 	b = appendString(b, v.StopReason)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.promptResponseEndTurnTokenUsage.appendMembers(b); err != nil {
@@ -3987,7 +3987,7 @@ func (v *ReadTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Path)
 	b = appendOptionalUint(b, `,"line":`, v.Line)
 	b = appendOptionalUint(b, `,"limit":`, v.Limit)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4035,7 +4035,7 @@ func (v *ReadTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4078,7 +4078,7 @@ func (v *ReleaseTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4120,7 +4120,7 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReleaseTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4169,7 +4169,7 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4218,7 +4218,7 @@ func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Outcome.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4268,7 +4268,7 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4336,7 +4336,7 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.resumeSessionRequestUnstable.appendMembers(b); err != nil {
@@ -4394,7 +4394,7 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4436,7 +4436,7 @@ func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4475,7 +4475,7 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4526,7 +4526,7 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"close":`, v.Close, v.Close != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
@@ -4581,7 +4581,7 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCloseCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4677,7 +4677,7 @@ func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, erro
 	if b, err = appendOptionalObject(b, `,"boolean":`, v.Boolean, v.Boolean != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4766,7 +4766,7 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4816,7 +4816,7 @@ func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4871,7 +4871,7 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4930,7 +4930,7 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendOptionalString(b, `,"updatedAt":`, v.UpdatedAt)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.sessionInfoUnstable.appendMembers(b); err != nil {
@@ -4993,7 +4993,7 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5033,7 +5033,7 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionListCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5074,7 +5074,7 @@ func (v *SessionMode) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5135,7 +5135,7 @@ func (v *SessionModeState) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AvailableModes, encodeObject[*SessionMode]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5183,7 +5183,7 @@ func (v *SessionNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Update.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5225,7 +5225,7 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionResumeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5265,7 +5265,7 @@ func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5308,7 +5308,7 @@ func (v *SetSessionModeRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"modeId":`)
 	b = appendString(b, v.ModeID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5350,7 +5350,7 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionModeResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5390,7 +5390,7 @@ func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5448,7 +5448,7 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5504,7 +5504,7 @@ func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5545,7 +5545,7 @@ func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalUint(b, `,"exitCode":`, v.ExitCode)
 	b = appendOptionalString(b, `,"signal":`, v.Signal)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5600,7 +5600,7 @@ func (v *TerminalOutputRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5649,7 +5649,7 @@ func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"exitStatus":`, v.ExitStatus, v.ExitStatus != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5698,7 +5698,7 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5744,7 +5744,7 @@ func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Text)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5792,7 +5792,7 @@ func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5856,7 +5856,7 @@ func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"rawOutput":`, v.RawOutput); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5926,7 +5926,7 @@ func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	b = appendOptionalUint(b, `,"line":`, v.Line)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5991,7 +5991,7 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"rawOutput":`, v.RawOutput); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6048,7 +6048,7 @@ func (v *UnstructuredCommandInput) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"hint":`)
 	b = appendString(b, v.Hint)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6094,7 +6094,7 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"cost":`, v.Cost, v.Cost != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6142,7 +6142,7 @@ func (v *WaitForTerminalExitRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6186,7 +6186,7 @@ func (v *WaitForTerminalExitResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalUint(b, `,"exitCode":`, v.ExitCode)
 	b = appendOptionalString(b, `,"signal":`, v.Signal)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6232,7 +6232,7 @@ func (v *WriteTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Path)
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6277,7 +6277,7 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WriteTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)

@@ -1041,7 +1041,7 @@ func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error)
 	var err error
 	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -1365,7 +1365,7 @@ func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ 
 // appendMembers appends the members of v, each after a comma.
 func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -2784,7 +2784,7 @@ func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
 	b = appendOptionalString(b, `,"category":`, v.Category)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -3513,7 +3513,7 @@ func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, e
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"configId":`)
 	b = appendString(b, v.ConfigID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil

@@ -327,6 +327,18 @@ func appendOptionalRaw[R ~[]byte](b []byte, name string, r R) ([]byte, error) {
 	return appendRaw(appendName(b, name), r)
 }
 
+// appendMeta appends the member _meta when r holds one: almost every
+// struct has it, and a call of appendMeta is shorter than one of
+// appendOptionalRaw with its name.
+//
+//go:noinline
+func appendMeta(b []byte, r json.RawMessage) ([]byte, error) {
+	if len(r) == 0 {
+		return b, nil
+	}
+	return appendRaw(appendName(b, `,"_meta":`), r)
+}
+
 // appendOptionalObject appends the member name with the struct p points
 // to when present says there is one. Its pointee is on the heap already,
 // so that calling its appendMembers through an interface costs no

@@ -20,7 +20,7 @@ func (v *Usage) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalUint(b, `,"thoughtTokens":`, v.ThoughtTokens)
 	b = appendOptionalUint(b, `,"cachedReadTokens":`, v.CachedReadTokens)
 	b = appendOptionalUint(b, `,"cachedWriteTokens":`, v.CachedWriteTokens)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)

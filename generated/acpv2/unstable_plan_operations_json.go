@@ -15,7 +15,7 @@ func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.PlanID)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -61,7 +61,7 @@ func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.PlanID)
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -105,7 +105,7 @@ func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
