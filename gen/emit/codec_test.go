@@ -37,3 +37,27 @@ func TestSharedRest(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedFieldDecoder checks which members decode through a decoder of
+// the runtime's own, and that one rule more or less keeps the generic call.
+func TestSharedFieldDecoder(t *testing.T) {
+	meta := ir.Ref{Kind: ir.RefRaw, Object: true}
+	str := ir.Ref{Kind: ir.RefString}
+	for _, c := range []struct {
+		name  string
+		field ir.Field
+		want  string
+	}{
+		{"_meta", ir.Field{Type: meta, Null: ir.NullAbsent, DefaultOnError: true}, "decodeMetaField"},
+		{"_meta without a default", ir.Field{Type: meta, Null: ir.NullAbsent}, ""},
+		{"optional string", ir.Field{Type: str, Nullable: true, DefaultOnError: true}, "decodeOptionalStringField"},
+		{"optional string without a default", ir.Field{Type: str, Nullable: true}, ""},
+		{"required string", ir.Field{Type: str, Required: true, DefaultOnError: true}, ""},
+		{"string whose null clears it", ir.Field{Type: str, Nullable: true, DefaultOnError: true, NullMeans: true}, ""},
+		{"checked string", ir.Field{Type: ir.Ref{Kind: ir.RefString, Check: &ir.Check{}}, Nullable: true, DefaultOnError: true}, ""},
+	} {
+		if got := sharedFieldDecoder(&c.field); got != c.want {
+			t.Errorf("%s: sharedFieldDecoder = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -83,6 +84,9 @@ func fieldDecode(fl *ir.Field) jen.Code {
 	ptr := jen.Op("&").Id(recvName).Dot(fl.GoName)
 	rules := fieldRules(fl)
 	switch {
+	case sharedFieldDecoder(fl) != "":
+		// decodeMetaField(d, &v.Meta)
+		return jen.Id(sharedFieldDecoder(fl)).Call(jen.Id("d"), ptr)
 	case plainMember(fl):
 		// decodeField would only add its own check for null.
 		if fl.Type.Kind == ir.RefNamed && isObject(fl.Type.Type) {
@@ -115,6 +119,26 @@ func fieldDecode(fl *ir.Field) jen.Code {
 		return jen.Id("decodeList").Call(jen.Id("d"), ptr, nestedDecoder(*fl.Type.Elem), rules)
 	}
 	return jen.Id(fieldHelper(fl)).Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+}
+
+// sharedFieldDecoder is the runtime's own decoder of a member of the most
+// frequent forms, or "": an object's _meta (a free-form object, null kept,
+// a bad value dropped) and an optional string whose bad value is dropped.
+// Its call is shorter than the generic one, which passes a decoder and
+// rules, and a member of these forms is in most structs.
+func sharedFieldDecoder(fl *ir.Field) string {
+	r := fl.Type
+	if r.Check != nil || fl.NullMeans || fl.SkipInvalidItems {
+		return ""
+	}
+	rules := strings.Join(ruleNames(fl), "|")
+	switch {
+	case r.Kind == ir.RefRaw && r.Object && !pointer(fl) && rules == "nullValue|defaultOnError":
+		return "decodeMetaField"
+	case r.Kind == ir.RefString && pointer(fl) && rules == "nullOK|defaultOnError":
+		return "decodeOptionalStringField"
+	}
+	return ""
 }
 
 // uncheckedObject reports whether r is a struct, or another name for one,
@@ -291,6 +315,9 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 		value := appendStmt(call, fallible)
 		raw := isRaw(fl.Type)
 		switch {
+		case !fl.Required && fl.JSONName == "_meta" && fl.Type.Kind == ir.RefRaw:
+			// b, err = appendMeta(b, v.Meta)
+			return tryAppend(jen.Id("appendMeta").Call(jen.Id("b"), x())), true
 		case !fl.Required && raw:
 			return tryAppend(jen.Id("appendOptionalRaw").Call(jen.Id("b"), rawLit(text), x())), true
 		case !fl.Required:

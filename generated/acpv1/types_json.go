@@ -14,7 +14,7 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"logout":`, v.Logout, v.Logout != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.agentAuthCapabilitiesUnstable.appendMembers(b); err != nil {
@@ -36,7 +36,7 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 	case "logout":
 		return true, decodeObjectField(d, &v.Logout, newObject[LogoutCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.agentAuthCapabilitiesUnstable.decodeMember(d, name, seen)
 }
@@ -105,7 +105,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.agentCapabilitiesLLMProviders.appendMembers(b); err != nil {
@@ -135,7 +135,7 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "auth":
 		return true, decodeObjectField(d, &v.Auth, newObject[AgentAuthCapabilities], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.agentCapabilitiesLLMProviders.decodeMember(d, name, seen)
 }
@@ -253,7 +253,7 @@ func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalFloat(b, `,"priority":`, v.Priority); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -272,11 +272,11 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "audience":
 		return true, decodeList(d, &v.Audience, (*Role).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "lastModified":
-		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.LastModified)
 	case "priority":
 		return true, decodePointerField(d, &v.Priority, decodeFloat[float64], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -302,7 +302,7 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Data)
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -327,7 +327,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.MimeType, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -347,7 +347,7 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 func (v *AuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalBool(b, `,"terminal":`, v.Terminal)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -366,7 +366,7 @@ func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	case "terminal":
 		return true, decodePointerField(d, &v.Terminal, decodeBool[bool], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -390,7 +390,7 @@ func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -413,9 +413,9 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -462,7 +462,7 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -485,7 +485,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "args":
 		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
@@ -493,7 +493,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 			return decodeMap(d, p, decodeString[string])
 		}, defaultOnNull|emptyMap)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -514,7 +514,7 @@ func (v *AuthenticateRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -534,7 +534,7 @@ func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 0
 		return true, decodeString(&v.MethodID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -553,7 +553,7 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthenticateResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -570,7 +570,7 @@ func (v AuthenticateResponse) MarshalJSON() ([]byte, error) {
 func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -599,7 +599,7 @@ func (v *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -624,7 +624,7 @@ func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (
 	case "input":
 		return true, decodePointerField(d, &v.Input, (*AvailableCommandInput).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -647,7 +647,7 @@ func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AvailableCommands, encodeObject[*AvailableCommand]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -667,7 +667,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.AvailableCommands, decodeObject[*AvailableCommand], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -691,7 +691,7 @@ func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -711,12 +711,12 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.Blob, d)
 	case "mimeType":
-		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.MimeType)
 	case "uri":
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -735,7 +735,7 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *BooleanConfigOptionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -752,7 +752,7 @@ func (v BooleanConfigOptionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -774,7 +774,7 @@ func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendOptionalString(b, `,"description":`, v.Description)
 	b = appendOptionalBool(b, `,"default":`, v.Default)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -791,13 +791,13 @@ func (v BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeBool[bool], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -818,7 +818,7 @@ func (v *CancelNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -838,7 +838,7 @@ func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -861,7 +861,7 @@ func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -881,7 +881,7 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -932,7 +932,7 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"elicitation":`, v.Elicitation, v.Elicitation != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.clientCapabilitiesUnstable.appendMembers(b); err != nil {
@@ -965,7 +965,7 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "elicitation":
 		return true, decodeObjectField(d, &v.Elicitation, newObject[ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	if ok, err := v.clientCapabilitiesUnstable.decodeMember(d, name, seen); ok || err != nil {
 		return ok, err
@@ -1085,7 +1085,7 @@ func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"notices":`, v.Notices, v.Notices != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1108,7 +1108,7 @@ func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *
 	case "notices":
 		return true, decodeObjectField(d, &v.Notices, newObject[NoticeCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1129,7 +1129,7 @@ func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1149,7 +1149,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1168,7 +1168,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1185,7 +1185,7 @@ func (v CloseSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1249,7 +1249,7 @@ func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1272,7 +1272,7 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1362,7 +1362,7 @@ func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error
 	var err error
 	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1382,7 +1382,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 		*seen |= 1 << 0
 		return true, decodeString(&v.ElicitationID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1405,7 +1405,7 @@ func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1425,7 +1425,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1448,7 +1448,7 @@ func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1468,7 +1468,7 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 		*seen |= 1 << 0
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1492,7 +1492,7 @@ func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = appendOptionalString(b, `,"messageId":`, v.MessageID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1514,7 +1514,7 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "messageId":
 		return true, decodePointerField(d, &v.MessageID, decodeString[MessageID], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1539,7 +1539,7 @@ func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"currency":`)
 	b = appendString(b, v.Currency)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1562,7 +1562,7 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Currency, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1599,7 +1599,7 @@ func (v *CreateTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
 	b = appendOptionalUint(b, `,"outputByteLimit":`, v.OutputByteLimit)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1630,7 +1630,7 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	case "outputByteLimit":
 		return true, decodePointerField(d, &v.OutputByteLimit, decodeUint[uint64], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1651,7 +1651,7 @@ func (v *CreateTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1671,7 +1671,7 @@ func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 0
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1692,7 +1692,7 @@ func (v *CurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"currentModeId":`)
 	b = appendString(b, v.CurrentModeID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1712,7 +1712,7 @@ func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.CurrentModeID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1733,7 +1733,7 @@ func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1753,7 +1753,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1772,7 +1772,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1789,7 +1789,7 @@ func (v DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1813,7 +1813,7 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"oldText":`, v.OldText)
 	b = appendName(b, `,"newText":`)
 	b = appendString(b, v.NewText)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1833,12 +1833,12 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 		*seen |= 1 << 0
 		return true, decodeString(&v.Path, d)
 	case "oldText":
-		return true, decodePointerField(d, &v.OldText, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.OldText)
 	case "newText":
 		*seen |= 1 << 1
 		return true, decodeString(&v.NewText, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1904,7 +1904,7 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"url":`, v.URL, v.URL != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1925,7 +1925,7 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	case "url":
 		return true, decodeObjectField(d, &v.URL, newObject[ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1944,7 +1944,7 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1961,7 +1961,7 @@ func (v ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2055,7 +2055,7 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2074,7 +2074,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "type":
 		return true, decodePointerField(d, &v.Type, (*ElicitationSchemaType).decodeJSON, defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "properties":
 		return true, decodeField(d, &v.Properties, func(p *map[string]ElicitationPropertySchema, d *decoder) error {
 			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
@@ -2082,9 +2082,9 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "required":
 		return true, decodeList(d, &v.Required, decodeString[string], nullOK)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2152,7 +2152,7 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2169,7 +2169,7 @@ func (v ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2195,7 +2195,7 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Resource.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2217,7 +2217,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2241,7 +2241,7 @@ func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2264,9 +2264,9 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 		*seen |= 1 << 1
 		return true, decodeString(&v.Title, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2289,7 +2289,7 @@ func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2312,7 +2312,7 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Value, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2379,7 +2379,7 @@ func (v *FileSystemCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalBool(b, `,"readTextFile":`, v.ReadTextFile)
 	b = appendOptionalBool(b, `,"writeTextFile":`, v.WriteTextFile)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2400,7 +2400,7 @@ func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	case "writeTextFile":
 		return true, decodePointerField(d, &v.WriteTextFile, decodeBool[bool], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2423,7 +2423,7 @@ func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2446,7 +2446,7 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 		*seen |= 1 << 1
 		return true, decodeString(&v.Value, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2473,7 +2473,7 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"mimeType":`)
 	b = appendString(b, v.MimeType)
 	b = appendOptionalString(b, `,"uri":`, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2498,9 +2498,9 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.MimeType, d)
 	case "uri":
-		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.URI)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2524,7 +2524,7 @@ func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendName(b, `,"version":`)
 	b = appendString(b, v.Version)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2544,12 +2544,12 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 0
 		return true, decodeString(&v.Name, d)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "version":
 		*seen |= 1 << 1
 		return true, decodeString(&v.Version, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2586,7 +2586,7 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"clientInfo":`, v.ClientInfo, v.ClientInfo != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2610,7 +2610,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "clientInfo":
 		return true, decodeObjectField(d, &v.ClientInfo, newObject[Implementation], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2653,7 +2653,7 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"agentInfo":`, v.AgentInfo, v.AgentInfo != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2679,7 +2679,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "agentInfo":
 		return true, decodeObjectField(d, &v.AgentInfo, newObject[Implementation], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2703,7 +2703,7 @@ func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalInt(b, `,"minimum":`, v.Minimum)
 	b = appendOptionalInt(b, `,"maximum":`, v.Maximum)
 	b = appendOptionalInt(b, `,"default":`, v.Default)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2720,9 +2720,9 @@ func (v IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minimum":
 		return true, decodePointerField(d, &v.Minimum, decodeInt[int64], nullOK)
 	case "maximum":
@@ -2730,7 +2730,7 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeInt[int64], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2753,7 +2753,7 @@ func (v *KillTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2776,7 +2776,7 @@ func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 1
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2795,7 +2795,7 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *KillTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2812,7 +2812,7 @@ func (v KillTerminalResponse) MarshalJSON() ([]byte, error) {
 func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2833,7 +2833,7 @@ func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
 	b = appendOptionalString(b, `,"cursor":`, v.Cursor)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.listSessionsRequestUnstable.appendMembers(b); err != nil {
@@ -2857,7 +2857,7 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	case "cursor":
 		return true, decodePointerField(d, &v.Cursor, decodeString[string], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.listSessionsRequestUnstable.decodeMember(d, name, seen)
 }
@@ -2881,7 +2881,7 @@ func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = appendOptionalString(b, `,"nextCursor":`, v.NextCursor)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2901,9 +2901,9 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList|dropInvalid)
 	case "nextCursor":
-		return true, decodePointerField(d, &v.NextCursor, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.NextCursor)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2936,7 +2936,7 @@ func (v *LoadSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.loadSessionRequestUnstable.appendMembers(b); err != nil {
@@ -2967,7 +2967,7 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 2
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.loadSessionRequestUnstable.decodeMember(d, name, seen)
 }
@@ -2995,7 +2995,7 @@ func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3016,7 +3016,7 @@ func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	case "configOptions":
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3035,7 +3035,7 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3052,7 +3052,7 @@ func (v LogoutCapabilities) MarshalJSON() ([]byte, error) {
 func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3071,7 +3071,7 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3088,7 +3088,7 @@ func (v LogoutRequest) MarshalJSON() ([]byte, error) {
 func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3107,7 +3107,7 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3124,7 +3124,7 @@ func (v LogoutResponse) MarshalJSON() ([]byte, error) {
 func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3145,7 +3145,7 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalBool(b, `,"http":`, v.HTTP)
 	b = appendOptionalBool(b, `,"sse":`, v.SSE)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.mcpCapabilitiesMCPOverACP.appendMembers(b); err != nil {
@@ -3169,7 +3169,7 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	case "sse":
 		return true, decodePointerField(d, &v.SSE, decodeBool[bool], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.mcpCapabilitiesMCPOverACP.decodeMember(d, name, seen)
 }
@@ -3196,7 +3196,7 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3222,7 +3222,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 2
 		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3249,7 +3249,7 @@ func (v *MCPServerSSE) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Headers, encodeObject[*HTTPHeader]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3275,7 +3275,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 2
 		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3306,7 +3306,7 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Env, encodeObject[*EnvVariable]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3335,7 +3335,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 3
 		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3379,7 +3379,7 @@ func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3396,9 +3396,9 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minItems":
 		return true, decodePointerField(d, &v.MinItems, decodeUint[uint64], nullOK)
 	case "maxItems":
@@ -3409,7 +3409,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 	case "default":
 		return true, decodeList(d, &v.Default, decodeString[string], nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3440,7 +3440,7 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.newSessionRequestUnstable.appendMembers(b); err != nil {
@@ -3468,7 +3468,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.newSessionRequestUnstable.decodeMember(d, name, seen)
 }
@@ -3498,7 +3498,7 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3522,7 +3522,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "configOptions":
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3546,7 +3546,7 @@ func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3571,9 +3571,9 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 			return checkLength(decodeString[string](p, d), p, 1, -1)
 		}, 0)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3631,7 +3631,7 @@ func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalFloat(b, `,"default":`, v.Default); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3648,9 +3648,9 @@ func (v NumberPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minimum":
 		return true, decodePointerField(d, &v.Minimum, decodeFloat[float64], nullOK)
 	case "maximum":
@@ -3658,7 +3658,7 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeFloat[float64], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3683,7 +3683,7 @@ func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"kind":`)
 	b = appendString(b, v.Kind)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3709,7 +3709,7 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 2
 		return true, v.Kind.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3743,7 +3743,7 @@ func (v *Plan) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3763,7 +3763,7 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3788,7 +3788,7 @@ func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Priority)
 	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3814,7 +3814,7 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		*seen |= 1 << 2
 		return true, v.Status.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3836,7 +3836,7 @@ func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalBool(b, `,"image":`, v.Image)
 	b = appendOptionalBool(b, `,"audio":`, v.Audio)
 	b = appendOptionalBool(b, `,"embeddedContext":`, v.EmbeddedContext)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3859,7 +3859,7 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "embeddedContext":
 		return true, decodePointerField(d, &v.EmbeddedContext, decodeBool[bool], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3884,7 +3884,7 @@ func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3907,7 +3907,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.Prompt, (*ContentBlock).decodeJSON, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3928,7 +3928,7 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"stopReason":`)
 	b = appendString(b, v.StopReason)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.promptResponseEndTurnTokenUsage.appendMembers(b); err != nil {
@@ -3951,7 +3951,7 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 0
 		return true, v.StopReason.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.promptResponseEndTurnTokenUsage.decodeMember(d, name, seen)
 }
@@ -3987,7 +3987,7 @@ func (v *ReadTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Path)
 	b = appendOptionalUint(b, `,"line":`, v.Line)
 	b = appendOptionalUint(b, `,"limit":`, v.Limit)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4014,7 +4014,7 @@ func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	case "limit":
 		return true, decodePointerField(d, &v.Limit, decodeUint[uint32], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4035,7 +4035,7 @@ func (v *ReadTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4055,7 +4055,7 @@ func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.Content, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4078,7 +4078,7 @@ func (v *ReleaseTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4101,7 +4101,7 @@ func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4120,7 +4120,7 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReleaseTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4137,7 +4137,7 @@ func (v ReleaseTerminalResponse) MarshalJSON() ([]byte, error) {
 func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4169,7 +4169,7 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4195,7 +4195,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 2
 		return true, decodeList(d, &v.Options, decodeObject[*PermissionOption], 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4218,7 +4218,7 @@ func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Outcome.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4238,7 +4238,7 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, v.Outcome.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4268,7 +4268,7 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4287,21 +4287,21 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "annotations":
 		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "mimeType":
-		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.MimeType)
 	case "name":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Name, d)
 	case "size":
 		return true, decodePointerField(d, &v.Size, decodeInt[int64], nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "uri":
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4336,7 +4336,7 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.resumeSessionRequestUnstable.appendMembers(b); err != nil {
@@ -4366,7 +4366,7 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	case "mcpServers":
 		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.resumeSessionRequestUnstable.decodeMember(d, name, seen)
 }
@@ -4394,7 +4394,7 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4415,7 +4415,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	case "configOptions":
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4436,7 +4436,7 @@ func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4456,7 +4456,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, decodeString(&v.OptionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4475,7 +4475,7 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4492,7 +4492,7 @@ func (v SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4526,7 +4526,7 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"close":`, v.Close, v.Close != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
@@ -4559,7 +4559,7 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 	case "close":
 		return true, decodeObjectField(d, &v.Close, newObject[SessionCloseCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	if ok, err := v.sessionCapabilitiesUnstable.decodeMember(d, name, seen); ok || err != nil {
 		return ok, err
@@ -4581,7 +4581,7 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCloseCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4598,7 +4598,7 @@ func (v SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4677,7 +4677,7 @@ func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, erro
 	if b, err = appendOptionalObject(b, `,"boolean":`, v.Boolean, v.Boolean != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4696,7 +4696,7 @@ func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte,
 	case "boolean":
 		return true, decodeObjectField(d, &v.Boolean, newObject[BooleanConfigOptionCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4766,7 +4766,7 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4792,7 +4792,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 2
 		return true, decodeList(d, &v.Options, decodeObject[*SessionConfigSelectOption], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4816,7 +4816,7 @@ func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4839,9 +4839,9 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4871,7 +4871,7 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4888,7 +4888,7 @@ func (v SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4930,7 +4930,7 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendOptionalString(b, `,"updatedAt":`, v.UpdatedAt)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.sessionInfoUnstable.appendMembers(b); err != nil {
@@ -4958,11 +4958,11 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "additionalDirectories":
 		return true, decodeList(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList|dropInvalid)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "updatedAt":
-		return true, decodePointerField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.UpdatedAt)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.sessionInfoUnstable.decodeMember(d, name, seen)
 }
@@ -4993,7 +4993,7 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5014,7 +5014,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "updatedAt":
 		return true, decodeNullableField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5033,7 +5033,7 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionListCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5050,7 +5050,7 @@ func (v SessionListCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5074,7 +5074,7 @@ func (v *SessionMode) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5097,9 +5097,9 @@ func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5135,7 +5135,7 @@ func (v *SessionModeState) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AvailableModes, encodeObject[*SessionMode]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5158,7 +5158,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.AvailableModes, decodeObject[*SessionMode], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5183,7 +5183,7 @@ func (v *SessionNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Update.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5206,7 +5206,7 @@ func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 1
 		return true, v.Update.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5225,7 +5225,7 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionResumeCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5242,7 +5242,7 @@ func (v SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5265,7 +5265,7 @@ func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5285,7 +5285,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5308,7 +5308,7 @@ func (v *SetSessionModeRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"modeId":`)
 	b = appendString(b, v.ModeID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5331,7 +5331,7 @@ func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.ModeID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5350,7 +5350,7 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionModeResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5367,7 +5367,7 @@ func (v SetSessionModeResponse) MarshalJSON() ([]byte, error) {
 func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5390,7 +5390,7 @@ func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5410,7 +5410,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.Enum, decodeString[string], 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5448,7 +5448,7 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5465,9 +5465,9 @@ func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minLength":
 		return true, decodePointerField(d, &v.MinLength, decodeUint[uint32], nullOK)
 	case "maxLength":
@@ -5477,13 +5477,13 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	case "format":
 		return true, decodePointerField(d, &v.Format, (*StringFormat).decodeJSON, nullOK)
 	case "default":
-		return true, decodePointerField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Default)
 	case "enum":
 		return true, decodeList(d, &v.Enum, decodeString[string], nullOK)
 	case "oneOf":
 		return true, decodeList(d, &v.OneOf, decodeObject[*EnumOption], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5504,7 +5504,7 @@ func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5524,7 +5524,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 		*seen |= 1 << 0
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5545,7 +5545,7 @@ func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalUint(b, `,"exitCode":`, v.ExitCode)
 	b = appendOptionalString(b, `,"signal":`, v.Signal)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5564,9 +5564,9 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "exitCode":
 		return true, decodePointerField(d, &v.ExitCode, decodeUint[uint32], nullOK|defaultOnError)
 	case "signal":
-		return true, decodePointerField(d, &v.Signal, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Signal)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5600,7 +5600,7 @@ func (v *TerminalOutputRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5623,7 +5623,7 @@ func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5649,7 +5649,7 @@ func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"exitStatus":`, v.ExitStatus, v.ExitStatus != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5674,7 +5674,7 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 	case "exitStatus":
 		return true, decodeObjectField(d, &v.ExitStatus, newObject[TerminalExitStatus], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5698,7 +5698,7 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5720,7 +5720,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5744,7 +5744,7 @@ func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Text)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5761,7 +5761,7 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mimeType":
-		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.MimeType)
 	case "text":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
@@ -5769,7 +5769,7 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5792,7 +5792,7 @@ func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5812,7 +5812,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.AnyOf, decodeObject[*EnumOption], 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5856,7 +5856,7 @@ func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"rawOutput":`, v.RawOutput); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5879,7 +5879,7 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 		*seen |= 1 << 1
 		return true, decodeString(&v.Title, d)
 	case "name":
-		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Name)
 	case "kind":
 		return true, decodePointerField(d, &v.Kind, (*ToolKind).decodeJSON, defaultOnError)
 	case "status":
@@ -5893,7 +5893,7 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	case "rawOutput":
 		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5926,7 +5926,7 @@ func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	b = appendOptionalUint(b, `,"line":`, v.Line)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5948,7 +5948,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 	case "line":
 		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5991,7 +5991,7 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"rawOutput":`, v.RawOutput); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6015,9 +6015,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "status":
 		return true, decodePointerField(d, &v.Status, (*ToolCallStatus).decodeJSON, nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "name":
-		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Name)
 	case "content":
 		return true, decodeList(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError|dropInvalid)
 	case "locations":
@@ -6027,7 +6027,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "rawOutput":
 		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6048,7 +6048,7 @@ func (v *UnstructuredCommandInput) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"hint":`)
 	b = appendString(b, v.Hint)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6068,7 +6068,7 @@ func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 0
 		return true, decodeString(&v.Hint, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6094,7 +6094,7 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"cost":`, v.Cost, v.Cost != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6119,7 +6119,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "cost":
 		return true, decodeObjectField(d, &v.Cost, newObject[Cost], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6142,7 +6142,7 @@ func (v *WaitForTerminalExitRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6165,7 +6165,7 @@ func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen 
 		*seen |= 1 << 1
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6186,7 +6186,7 @@ func (v *WaitForTerminalExitResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalUint(b, `,"exitCode":`, v.ExitCode)
 	b = appendOptionalString(b, `,"signal":`, v.Signal)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6205,9 +6205,9 @@ func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen
 	case "exitCode":
 		return true, decodePointerField(d, &v.ExitCode, decodeUint[uint32], nullOK|defaultOnError)
 	case "signal":
-		return true, decodePointerField(d, &v.Signal, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Signal)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6232,7 +6232,7 @@ func (v *WriteTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Path)
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6258,7 +6258,7 @@ func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 2
 		return true, decodeString(&v.Content, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6277,7 +6277,7 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *WriteTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6294,7 +6294,7 @@ func (v WriteTextFileResponse) MarshalJSON() ([]byte, error) {
 func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -1014,7 +1014,7 @@ func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, s
 		*seen |= 1 << 0
 		return true, decodeString(&v.Message, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1041,7 +1041,7 @@ func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error)
 	var err error
 	b = appendName(b, `,"message":`)
 	b = appendString(b, v.Message)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -1350,7 +1350,7 @@ type createElicitationResponseFields CreateElicitationResponse
 func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1365,7 +1365,7 @@ func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ 
 // appendMembers appends the members of v, each after a comma.
 func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -2746,11 +2746,11 @@ func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "category":
 		return true, decodePointerField(d, &v.Category, decodeString[SessionConfigOptionCategory], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2784,7 +2784,7 @@ func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
 	b = appendOptionalString(b, `,"category":`, v.Category)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -3481,7 +3481,7 @@ func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []by
 		*seen |= 1 << 1
 		return true, decodeString(&v.ConfigID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3513,7 +3513,7 @@ func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, e
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"configId":`)
 	b = appendString(b, v.ConfigID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil

@@ -18,7 +18,7 @@ func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -38,7 +38,7 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -57,7 +57,7 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -74,7 +74,7 @@ func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -99,7 +99,7 @@ func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"name":`, v.Name)
 	b = appendOptionalString(b, `,"email":`, v.Email)
 	b = appendOptionalString(b, `,"organization":`, v.Organization)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -121,13 +121,13 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "active":
 		return true, decodePointerField(d, &v.Active, decodeBool[bool], nullOK|defaultOnError)
 	case "name":
-		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Name)
 	case "email":
-		return true, decodePointerField(d, &v.Email, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Email)
 	case "organization":
-		return true, decodePointerField(d, &v.Organization, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Organization)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -157,7 +157,7 @@ func (v AuthState) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -174,7 +174,7 @@ func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -193,7 +193,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -210,7 +210,7 @@ func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
 func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -237,7 +237,7 @@ func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -259,7 +259,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "accounts":
 		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -286,7 +286,7 @@ func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -308,7 +308,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 	case "accounts":
 		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -755,7 +755,7 @@ func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint
 	case "usage":
 		return true, decodeObjectField(d, &v.Usage, newObject[Usage], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -773,7 +773,7 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"usage":`, v.Usage, v.Usage != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -1054,7 +1054,7 @@ func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1076,7 +1076,7 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1100,7 +1100,7 @@ func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1122,7 +1122,7 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1141,7 +1141,7 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1158,7 +1158,7 @@ func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1177,7 +1177,7 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1194,7 +1194,7 @@ func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
 func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1213,7 +1213,7 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1230,7 +1230,7 @@ func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1260,7 +1260,7 @@ func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1277,7 +1277,7 @@ func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1386,7 +1386,7 @@ func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1409,7 +1409,7 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 1
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1439,7 +1439,7 @@ func (v SessionStatus) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1456,7 +1456,7 @@ func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1477,7 +1477,7 @@ func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1497,7 +1497,7 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1518,7 +1518,7 @@ func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1538,7 +1538,7 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 0
 		return true, decodeString(&v.Status, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1560,7 +1560,7 @@ func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error
 	if b, err = appendOptionalObject(b, `,"mode":`, v.Mode, v.Mode != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1579,7 +1579,7 @@ func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, 
 	case "mode":
 		return true, decodeObjectField(d, &v.Mode, newObject[SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1601,7 +1601,7 @@ func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, e
 	if b, err = appendOptionalObject(b, `,"override":`, v.Override, v.Override != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1620,7 +1620,7 @@ func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []by
 	case "override":
 		return true, decodeObjectField(d, &v.Override, newObject[SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1639,7 +1639,7 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1656,7 +1656,7 @@ func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1675,7 +1675,7 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1692,7 +1692,7 @@ func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1715,7 +1715,7 @@ func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1738,7 +1738,7 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, decodeString(&v.Title, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1759,7 +1759,7 @@ func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1779,7 +1779,7 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, decodeString(&v.Title, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1999,7 +1999,7 @@ func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SubagentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2016,7 +2016,7 @@ func (v SubagentCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SubagentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2038,7 +2038,7 @@ func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2057,7 +2057,7 @@ func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen
 	case "cancel":
 		return true, decodeObjectField(d, &v.Cancel, newObject[SessionCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2174,7 +2174,7 @@ func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2194,7 +2194,7 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2213,7 +2213,7 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2230,7 +2230,7 @@ func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2249,7 +2249,7 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2266,7 +2266,7 @@ func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -94,7 +94,7 @@ func (v *MCPServerACP) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"serverId":`)
 	b = appendString(b, v.ServerID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -117,7 +117,7 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.ServerID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -156,7 +156,7 @@ func (v *MessageMCPNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -184,7 +184,7 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -212,7 +212,7 @@ func (v *MessageMCPRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -240,7 +240,7 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -285,7 +285,7 @@ func (v *MessageMCPResponseResult) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -304,7 +304,7 @@ func (v *MessageMCPResponseResult) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -342,7 +342,7 @@ func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
 	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -361,7 +361,7 @@ func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, d.object(&v.Error)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -16,7 +16,7 @@ import (
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -33,7 +33,7 @@ func (v PlanCapabilities) MarshalJSON() ([]byte, error) {
 func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -56,7 +56,7 @@ func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.PlanID)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -79,7 +79,7 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -115,7 +115,7 @@ func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -138,7 +138,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -161,7 +161,7 @@ func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.PlanID)
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -184,7 +184,7 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.Content, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -205,7 +205,7 @@ func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -225,7 +225,7 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeString(&v.PlanID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -248,7 +248,7 @@ func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Plan.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -268,7 +268,7 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 		*seen |= 1 << 0
 		return true, v.Plan.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

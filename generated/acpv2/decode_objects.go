@@ -276,6 +276,23 @@ func decodePointerField[E any](d *decoder, p **E, elem func(*E, *decoder) error,
 	return decodeField(d, p, func(p **E, d *decoder) error { return decodePointer(p, d, elem) }, rules)
 }
 
+// decodeMetaField decodes a free-form object member whose null is kept and
+// whose other bad values are dropped, as every _meta is: a call of it is
+// shorter than decodeField's, and almost every struct has one.
+//
+//go:noinline
+func decodeMetaField(d *decoder, p *json.RawMessage) error {
+	return decodeField(d, p, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+}
+
+// decodeOptionalStringField decodes an optional string member whose null
+// and bad values leave it nil, the most frequent optional member.
+//
+//go:noinline
+func decodeOptionalStringField(d *decoder, p **string) error {
+	return decodePointerField(d, p, decodeString[string], nullOK|defaultOnError)
+}
+
 // decodeObjectField decodes a member whose Go field points to a struct into
 // a new value that newValue allocates (newObject): one instantiation for
 // every struct, as every pointer type argument shares one, where

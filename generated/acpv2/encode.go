@@ -207,17 +207,29 @@ func appendItems(b []byte, n int, item func(b []byte, i int) ([]byte, error)) ([
 }
 
 // appendMap appends m as a JSON object with its keys in order, as
-// encoding/json writes maps; nil is the empty object.
+// encoding/json writes maps; nil is the empty object. Only the keys and
+// the call of elem on a value are its own: appendEntries, the same for
+// all, writes the object.
 func appendMap[V any](b []byte, m map[string]V, elem func(*V, []byte) ([]byte, error)) ([]byte, error) {
+	return appendEntries(b, sortedKeys(m), func(b []byte, k string) ([]byte, error) {
+		v := m[k]
+		return elem(&v, b)
+	})
+}
+
+// appendEntries appends an object of the members named keys, whose values
+// value appends by name.
+//
+//go:noinline
+func appendEntries(b []byte, keys []string, value func(b []byte, k string) ([]byte, error)) ([]byte, error) {
 	b = append(b, '{')
-	for i, k := range sortedKeys(m) {
+	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(appendString(b, k), ':')
-		v := m[k]
 		var err error
-		if b, err = elem(&v, b); err != nil {
+		if b, err = value(b, k); err != nil {
 			return nil, err
 		}
 	}
@@ -238,6 +250,9 @@ func appendExtra(b []byte, m map[string]json.RawMessage) ([]byte, error) {
 }
 
 // sortedKeys returns the keys of m in order, as encoding/json writes them.
+// It stays out of line, so that appendMap keeps no copy of it.
+//
+//go:noinline
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -310,6 +325,18 @@ func appendOptionalRaw[R ~[]byte](b []byte, name string, r R) ([]byte, error) {
 		return b, nil
 	}
 	return appendRaw(appendName(b, name), r)
+}
+
+// appendMeta appends the member _meta when r holds one: almost every
+// struct has it, and a call of appendMeta is shorter than one of
+// appendOptionalRaw with its name.
+//
+//go:noinline
+func appendMeta(b []byte, r json.RawMessage) ([]byte, error) {
+	if len(r) == 0 {
+		return b, nil
+	}
+	return appendRaw(appendName(b, `,"_meta":`), r)
 }
 
 // appendOptionalObject appends the member name with the struct p points

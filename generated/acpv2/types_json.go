@@ -22,7 +22,7 @@ func (v AbsolutePath) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.agentAuthCapabilitiesUnstable.appendMembers(b); err != nil {
@@ -42,7 +42,7 @@ func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.agentAuthCapabilitiesUnstable.decodeMember(d, name, seen)
 }
@@ -67,7 +67,7 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"auth":`, v.Auth, v.Auth != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.agentCapabilitiesLLMProviders.appendMembers(b); err != nil {
@@ -91,7 +91,7 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "auth":
 		return true, decodeObjectField(d, &v.Auth, newObject[AgentAuthCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.agentCapabilitiesLLMProviders.decodeMember(d, name, seen)
 }
@@ -321,7 +321,7 @@ func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalFloat(b, `,"priority":`, v.Priority); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -340,13 +340,13 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "audience":
 		return true, decodeList(d, &v.Audience, decodeString[Role], nullOK|defaultOnError|dropInvalid)
 	case "lastModified":
-		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.LastModified)
 	case "priority":
 		return true, decodePointerField(d, &v.Priority, func(p *float64, d *decoder) error {
 			return checkRange(decodeFloat[float64](p, d), p, 0.0, 1.0, hasMin|hasMax)
 		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -372,7 +372,7 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -397,7 +397,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "annotations":
 		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -421,7 +421,7 @@ func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -444,9 +444,9 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -493,7 +493,7 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -516,13 +516,13 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "args":
 		return true, decodeList(d, &v.Args, decodeString[string], defaultOnNull|emptyList)
 	case "env":
 		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -545,7 +545,7 @@ func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -565,7 +565,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -586,7 +586,7 @@ func (v *BackgroundTerminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -606,7 +606,7 @@ func (v *BackgroundTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -627,7 +627,7 @@ func (v *BackgroundToolCall) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -647,7 +647,7 @@ func (v *BackgroundToolCall) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.ToolCallID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -671,7 +671,7 @@ func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -696,7 +696,7 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -718,7 +718,7 @@ func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendOptionalString(b, `,"description":`, v.Description)
 	b = appendOptionalBool(b, `,"default":`, v.Default)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -735,13 +735,13 @@ func (v BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeBool[bool], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -764,7 +764,7 @@ func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.RequestID.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -784,7 +784,7 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -805,7 +805,7 @@ func (v *CancelSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -825,7 +825,7 @@ func (v *CancelSessionNotification) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -848,7 +848,7 @@ func (v *CancelTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -871,7 +871,7 @@ func (v *CancelTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -890,7 +890,7 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -907,7 +907,7 @@ func (v CancelTerminalResponse) MarshalJSON() ([]byte, error) {
 func (v *CancelTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -930,7 +930,7 @@ func (v *CancelToolCallRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"toolCallId":`)
 	b = appendString(b, v.ToolCallID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -953,7 +953,7 @@ func (v *CancelToolCallRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.ToolCallID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -972,7 +972,7 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelToolCallResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -989,7 +989,7 @@ func (v CancelToolCallResponse) MarshalJSON() ([]byte, error) {
 func (v *CancelToolCallResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1008,7 +1008,7 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CancelledPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1025,7 +1025,7 @@ func (v CancelledPermissionOutcome) MarshalJSON() ([]byte, error) {
 func (v *CancelledPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1047,7 +1047,7 @@ func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"terminal":`, v.Terminal, v.Terminal != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1066,7 +1066,7 @@ func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	case "terminal":
 		return true, decodeObjectField(d, &v.Terminal, newObject[TerminalAuthCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1091,7 +1091,7 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"elicitation":`, v.Elicitation, v.Elicitation != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1112,7 +1112,7 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "elicitation":
 		return true, decodeObjectField(d, &v.Elicitation, newObject[ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1222,7 +1222,7 @@ func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1242,7 +1242,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1261,7 +1261,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1278,7 +1278,7 @@ func (v CloseSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1307,7 +1307,7 @@ func (v *Command) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1332,7 +1332,7 @@ func (v *Command) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 	case "input":
 		return true, decodePointerField(d, &v.Input, (*AvailableCommandInput).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1357,7 +1357,7 @@ func (v *CommandPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Cwd)
 	b = appendOptionalString(b, `,"toolCallId":`, v.ToolCallID)
 	b = appendOptionalString(b, `,"terminalId":`, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1384,7 +1384,7 @@ func (v *CommandPermissionSubject) decodeMember(d *decoder, name []byte, seen *u
 	case "terminalId":
 		return true, decodePointerField(d, &v.TerminalID, decodeString[TerminalID], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1420,7 +1420,7 @@ func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1443,7 +1443,7 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1533,7 +1533,7 @@ func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error
 	var err error
 	b = appendName(b, `,"elicitationId":`)
 	b = appendString(b, v.ElicitationID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1553,7 +1553,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 		*seen |= 1 << 0
 		return true, decodeString(&v.ElicitationID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1576,7 +1576,7 @@ func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1596,7 +1596,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1619,7 +1619,7 @@ func (v *Content) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1639,7 +1639,7 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 		*seen |= 1 << 0
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1664,7 +1664,7 @@ func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1687,7 +1687,7 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1712,7 +1712,7 @@ func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendName(b, `,"currency":`)
 	b = appendString(b, v.Currency)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1735,7 +1735,7 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 		*seen |= 1 << 1
 		return true, decodeString(&v.Currency, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1756,7 +1756,7 @@ func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1776,7 +1776,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1795,7 +1795,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1812,7 +1812,7 @@ func (v DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1838,7 +1838,7 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"patch":`, v.Patch, v.Patch != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1860,7 +1860,7 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	case "patch":
 		return true, decodeObjectField(d, &v.Patch, newObject[DiffPatch], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1883,7 +1883,7 @@ func (v *DiffPatch) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Format)
 	b = appendName(b, `,"text":`)
 	b = appendString(b, v.Text)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1906,7 +1906,7 @@ func (v *DiffPatch) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		*seen |= 1 << 1
 		return true, decodeString(&v.Text, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2047,7 +2047,7 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"url":`, v.URL, v.URL != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2068,7 +2068,7 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	case "url":
 		return true, decodeObjectField(d, &v.URL, newObject[ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2087,7 +2087,7 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2104,7 +2104,7 @@ func (v ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2197,7 +2197,7 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2217,7 +2217,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, v.Type.decodeJSON(d)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "properties":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Properties, func(p *map[string]ElicitationPropertySchema, d *decoder) error {
@@ -2226,9 +2226,9 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "required":
 		return true, decodeList(d, &v.Required, decodeString[string], nullOK)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2296,7 +2296,7 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2313,7 +2313,7 @@ func (v ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2339,7 +2339,7 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2361,7 +2361,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 	case "annotations":
 		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2385,7 +2385,7 @@ func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2408,9 +2408,9 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 		*seen |= 1 << 1
 		return true, decodeString(&v.Title, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2433,7 +2433,7 @@ func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2456,7 +2456,7 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeString(&v.Value, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2565,7 +2565,7 @@ func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2588,7 +2588,7 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 		*seen |= 1 << 1
 		return true, decodeString(&v.Value, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2617,7 +2617,7 @@ func (v *Icon) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendOptionalString(b, `,"theme":`, v.Theme)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2643,7 +2643,7 @@ func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	case "theme":
 		return true, decodePointerField(d, &v.Theme, decodeString[IconTheme], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2670,7 +2670,7 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2693,11 +2693,11 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.MimeType, d)
 	case "uri":
-		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.URI)
 	case "annotations":
 		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2721,7 +2721,7 @@ func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendName(b, `,"version":`)
 	b = appendString(b, v.Version)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2741,12 +2741,12 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 0
 		return true, decodeString(&v.Name, d)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "version":
 		*seen |= 1 << 1
 		return true, decodeString(&v.Version, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2786,7 +2786,7 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 			b = omitEmptyObject(b, member)
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2811,7 +2811,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "capabilities":
 		return true, decodeObjectField(d, &v.Capabilities, newObject[ClientCapabilities], defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2857,7 +2857,7 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2884,7 +2884,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "authMethods":
 		return true, decodeList(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2908,7 +2908,7 @@ func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalInt(b, `,"minimum":`, v.Minimum)
 	b = appendOptionalInt(b, `,"maximum":`, v.Maximum)
 	b = appendOptionalInt(b, `,"default":`, v.Default)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -2925,9 +2925,9 @@ func (v IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minimum":
 		return true, decodePointerField(d, &v.Minimum, decodeInt[int64], nullOK)
 	case "maximum":
@@ -2935,7 +2935,7 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeInt[int64], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -2956,7 +2956,7 @@ func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalString(b, `,"cwd":`, v.Cwd)
 	b = appendOptionalString(b, `,"cursor":`, v.Cursor)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.listSessionsRequestUnstable.appendMembers(b); err != nil {
@@ -2980,7 +2980,7 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	case "cursor":
 		return true, decodePointerField(d, &v.Cursor, decodeString[SessionListCursor], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.listSessionsRequestUnstable.decodeMember(d, name, seen)
 }
@@ -3004,7 +3004,7 @@ func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = appendOptionalString(b, `,"nextCursor":`, v.NextCursor)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3026,7 +3026,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[SessionListCursor], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3047,7 +3047,7 @@ func (v *LoginAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"methodId":`)
 	b = appendString(b, v.MethodID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3067,7 +3067,7 @@ func (v *LoginAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 0
 		return true, decodeString(&v.MethodID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3086,7 +3086,7 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LoginAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3103,7 +3103,7 @@ func (v LoginAuthResponse) MarshalJSON() ([]byte, error) {
 func (v *LoginAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3122,7 +3122,7 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutAuthRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3139,7 +3139,7 @@ func (v LogoutAuthRequest) MarshalJSON() ([]byte, error) {
 func (v *LogoutAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3158,7 +3158,7 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *LogoutAuthResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3175,7 +3175,7 @@ func (v LogoutAuthResponse) MarshalJSON() ([]byte, error) {
 func (v *LogoutAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3200,7 +3200,7 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"http":`, v.HTTP, v.HTTP != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.mcpCapabilitiesMCPOverACP.appendMembers(b); err != nil {
@@ -3224,7 +3224,7 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	case "http":
 		return true, decodeObjectField(d, &v.HTTP, newObject[MCPHTTPCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.mcpCapabilitiesMCPOverACP.decodeMember(d, name, seen)
 }
@@ -3243,7 +3243,7 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPHTTPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3260,7 +3260,7 @@ func (v MCPHTTPCapabilities) MarshalJSON() ([]byte, error) {
 func (v *MCPHTTPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3289,7 +3289,7 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3314,7 +3314,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	case "headers":
 		return true, decodeList(d, &v.Headers, decodeObject[*HTTPHeader], defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3349,7 +3349,7 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3376,7 +3376,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "env":
 		return true, decodeList(d, &v.Env, decodeObject[*EnvVariable], defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3395,7 +3395,7 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPStdioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3412,7 +3412,7 @@ func (v MCPStdioCapabilities) MarshalJSON() ([]byte, error) {
 func (v *MCPStdioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3467,7 +3467,7 @@ func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3484,9 +3484,9 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minItems":
 		return true, decodePointerField(d, &v.MinItems, decodeUint[uint64], nullOK)
 	case "maxItems":
@@ -3497,7 +3497,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 	case "default":
 		return true, decodeList(d, &v.Default, decodeString[string], nullOK|defaultOnError|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3530,7 +3530,7 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.newSessionRequestUnstable.appendMembers(b); err != nil {
@@ -3557,7 +3557,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "mcpServers":
 		return true, decodeList(d, &v.MCPServers, (*MCPServer).decodeJSON, defaultOnNull|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.newSessionRequestUnstable.decodeMember(d, name, seen)
 }
@@ -3590,7 +3590,7 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3614,7 +3614,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "availableCommands":
 		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3638,7 +3638,7 @@ func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3663,9 +3663,9 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 			return checkLength(decodeString[string](p, d), p, 1, -1)
 		}, 0)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3695,7 +3695,7 @@ func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalFloat(b, `,"default":`, v.Default); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3712,9 +3712,9 @@ func (v NumberPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minimum":
 		return true, decodePointerField(d, &v.Minimum, decodeFloat[float64], nullOK)
 	case "maximum":
@@ -3722,7 +3722,7 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	case "default":
 		return true, decodePointerField(d, &v.Default, decodeFloat[float64], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3747,7 +3747,7 @@ func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"kind":`)
 	b = appendString(b, v.Kind)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3773,7 +3773,7 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 2
 		return true, decodeString(&v.Kind, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3809,7 +3809,7 @@ func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Priority)
 	b = appendName(b, `,"status":`)
 	b = appendString(b, v.Status)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3835,7 +3835,7 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		*seen |= 1 << 2
 		return true, decodeString(&v.Status, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3871,7 +3871,7 @@ func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Entries, encodeObject[*PlanEntry]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3894,7 +3894,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.Entries, decodeObject[*PlanEntry], dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3917,7 +3917,7 @@ func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Plan.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3937,7 +3937,7 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 		*seen |= 1 << 0
 		return true, v.Plan.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -3956,7 +3956,7 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptAudioCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -3973,7 +3973,7 @@ func (v PromptAudioCapabilities) MarshalJSON() ([]byte, error) {
 func (v *PromptAudioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4001,7 +4001,7 @@ func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"embeddedContext":`, v.EmbeddedContext, v.EmbeddedContext != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4024,7 +4024,7 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "embeddedContext":
 		return true, decodeObjectField(d, &v.EmbeddedContext, newObject[PromptEmbeddedContextCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4043,7 +4043,7 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptEmbeddedContextCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4060,7 +4060,7 @@ func (v PromptEmbeddedContextCapabilities) MarshalJSON() ([]byte, error) {
 func (v *PromptEmbeddedContextCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4079,7 +4079,7 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *PromptImageCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4096,7 +4096,7 @@ func (v PromptImageCapabilities) MarshalJSON() ([]byte, error) {
 func (v *PromptImageCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4121,7 +4121,7 @@ func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4146,7 +4146,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 			return checkItems(decodeSlice(d, p, (*ContentBlock).decodeJSON), p, 1, -1)
 		}, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4167,7 +4167,7 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"messageId":`)
 	b = appendString(b, v.MessageID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4187,7 +4187,7 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 0
 		return true, decodeString(&v.MessageID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4217,7 +4217,7 @@ func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ReplayFromStart) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4234,7 +4234,7 @@ func (v ReplayFromStart) MarshalJSON() ([]byte, error) {
 func (v *ReplayFromStart) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4268,7 +4268,7 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*PermissionOption]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4291,7 +4291,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 1
 		return true, decodeString(&v.Title, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "subject":
 		return true, decodePointerField(d, &v.Subject, (*RequestPermissionSubject).decodeJSON, nullOK)
 	case "options":
@@ -4300,7 +4300,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 			return checkItems(decodeSlice(d, p, decodeObject[*PermissionOption]), p, 1, -1)
 		}, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4323,7 +4323,7 @@ func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Outcome.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4343,7 +4343,7 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, v.Outcome.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4368,7 +4368,7 @@ func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -4386,7 +4386,7 @@ func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *
 	case "background":
 		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4424,7 +4424,7 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4447,9 +4447,9 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "icons":
 		return true, decodeList(d, &v.Icons, decodeObject[*Icon], nullOK|defaultOnError|dropInvalid)
 	case "mimeType":
@@ -4459,7 +4459,7 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "annotations":
 		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4500,7 +4500,7 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.resumeSessionRequestUnstable.appendMembers(b); err != nil {
@@ -4532,7 +4532,7 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	case "replayFrom":
 		return true, decodePointerField(d, &v.ReplayFrom, (*ReplayFrom).decodeJSON, nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.resumeSessionRequestUnstable.decodeMember(d, name, seen)
 }
@@ -4563,7 +4563,7 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4584,7 +4584,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	case "availableCommands":
 		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4609,7 +4609,7 @@ func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -4627,7 +4627,7 @@ func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "background":
 		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4650,7 +4650,7 @@ func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"optionId":`)
 	b = appendString(b, v.OptionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4670,7 +4670,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, decodeString(&v.OptionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4689,7 +4689,7 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4706,7 +4706,7 @@ func (v SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4737,7 +4737,7 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"additionalDirectories":`, v.AdditionalDirectories, v.AdditionalDirectories != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
@@ -4768,7 +4768,7 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 	case "additionalDirectories":
 		return true, decodeObjectField(d, &v.AdditionalDirectories, newObject[SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	if ok, err := v.sessionCapabilitiesUnstable.decodeMember(d, name, seen); ok || err != nil {
 		return ok, err
@@ -4898,7 +4898,7 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Options, encodeObject[*SessionConfigSelectOption]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4926,7 +4926,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 			return checkItems(decodeItems(d, p, decodeObject[*SessionConfigSelectOption]), p, 1, -1)
 		}, defaultOnError|emptyList)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -4950,7 +4950,7 @@ func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"name":`)
 	b = appendString(b, v.Name)
 	b = appendOptionalString(b, `,"description":`, v.Description)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -4973,9 +4973,9 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 1
 		return true, decodeString(&v.Name, d)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5005,7 +5005,7 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5022,7 +5022,7 @@ func (v SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5064,7 +5064,7 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 	}
 	b = appendOptionalString(b, `,"title":`, v.Title)
 	b = appendOptionalString(b, `,"updatedAt":`, v.UpdatedAt)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	if b, err = v.sessionInfoUnstable.appendMembers(b); err != nil {
@@ -5092,11 +5092,11 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "additionalDirectories":
 		return true, decodeList(d, &v.AdditionalDirectories, decodeString[AbsolutePath], defaultOnNull|emptyList)
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "updatedAt":
-		return true, decodePointerField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.UpdatedAt)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return v.sessionInfoUnstable.decodeMember(d, name, seen)
 }
@@ -5183,7 +5183,7 @@ func (v *SessionNotFoundErrorData) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5203,7 +5203,7 @@ func (v *SessionNotFoundErrorData) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5226,7 +5226,7 @@ func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error)
 	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5246,7 +5246,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5269,7 +5269,7 @@ func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5291,7 +5291,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 			return checkItems(decodeSlice(d, p, decodeString[string]), p, 1, -1)
 		}, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5329,7 +5329,7 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5346,9 +5346,9 @@ func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
-		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Title)
 	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Description)
 	case "minLength":
 		return true, decodePointerField(d, &v.MinLength, decodeUint[uint32], nullOK)
 	case "maxLength":
@@ -5358,7 +5358,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	case "format":
 		return true, decodePointerField(d, &v.Format, decodeString[StringFormat], nullOK)
 	case "default":
-		return true, decodePointerField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Default)
 	case "enum":
 		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
 			return checkItems(decodeSlice(d, p, decodeString[string]), p, 1, -1)
@@ -5368,7 +5368,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 			return checkItems(decodeSlice(d, p, decodeObject[*EnumOption]), p, 1, -1)
 		}, nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5389,7 +5389,7 @@ func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"terminalId":`)
 	b = appendString(b, v.TerminalID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5409,7 +5409,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 		*seen |= 1 << 0
 		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5428,7 +5428,7 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5445,7 +5445,7 @@ func (v TerminalAuthCapabilities) MarshalJSON() ([]byte, error) {
 func (v *TerminalAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5464,7 +5464,7 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *TerminalCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5481,7 +5481,7 @@ func (v TerminalCancelCapabilities) MarshalJSON() ([]byte, error) {
 func (v *TerminalCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5503,7 +5503,7 @@ func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5522,7 +5522,7 @@ func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	case "cancel":
 		return true, decodeObjectField(d, &v.Cancel, newObject[TerminalCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5543,7 +5543,7 @@ func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendOptionalInt(b, `,"exitCode":`, v.ExitCode)
 	b = appendOptionalString(b, `,"signal":`, v.Signal)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5562,9 +5562,9 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "exitCode":
 		return true, decodePointerField(d, &v.ExitCode, decodeInt[int64], nullOK|defaultOnError)
 	case "signal":
-		return true, decodePointerField(d, &v.Signal, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Signal)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5596,7 +5596,7 @@ func (v *TerminalOutput) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5616,7 +5616,7 @@ func (v *TerminalOutput) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 0
 		return true, decodeString(&v.Data, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5639,7 +5639,7 @@ func (v *TerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.TerminalID)
 	b = appendName(b, `,"data":`)
 	b = appendString(b, v.Data)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5662,7 +5662,7 @@ func (v *TerminalOutputChunk) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 1
 		return true, decodeString(&v.Data, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5685,7 +5685,7 @@ func (v *TerminalSize) appendMembers(b []byte) ([]byte, error) {
 	b = appendUint(b, v.Cols)
 	b = appendName(b, `,"rows":`)
 	b = appendUint(b, v.Rows)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5712,7 +5712,7 @@ func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 			return checkRange(decodeUint[uint16](p, d), p, 1, 0, hasMin)
 		}, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5825,7 +5825,7 @@ func (v *TextCommandInput) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"hint":`)
 	b = appendString(b, v.Hint)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5845,7 +5845,7 @@ func (v *TextCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 0
 		return true, decodeString(&v.Hint, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5869,7 +5869,7 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"annotations":`, v.Annotations, v.Annotations != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5891,7 +5891,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "annotations":
 		return true, decodeObjectField(d, &v.Annotations, newObject[Annotations], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5915,7 +5915,7 @@ func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
 	b = appendOptionalString(b, `,"mimeType":`, v.MimeType)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5940,7 +5940,7 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -5963,7 +5963,7 @@ func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.AnyOf, encodeObject[*EnumOption]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -5985,7 +5985,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 			return checkItems(decodeSlice(d, p, decodeObject[*EnumOption]), p, 1, -1)
 		}, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6004,7 +6004,7 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ToolCallCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6021,7 +6021,7 @@ func (v ToolCallCancelCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ToolCallCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6043,7 +6043,7 @@ func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6062,7 +6062,7 @@ func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	case "cancel":
 		return true, decodeObjectField(d, &v.Cancel, newObject[ToolCallCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6087,7 +6087,7 @@ func (v *ToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6110,7 +6110,7 @@ func (v *ToolCallContentChunk) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 1
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6143,7 +6143,7 @@ func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 	b = appendName(b, `,"path":`)
 	b = appendString(b, v.Path)
 	b = appendOptionalUint(b, `,"line":`, v.Line)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6167,7 +6167,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 			return checkRange(decodeUint[uint32](p, d), p, 1, 0, hasMin)
 		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6193,7 +6193,7 @@ func (v *ToolCallPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6213,7 +6213,7 @@ func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 0
 		return true, d.object(&v.ToolCall)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6362,7 +6362,7 @@ func (v *UnsupportedProtocolVersionErrorData) appendMembers(b []byte) ([]byte, e
 	if b, err = appendSlice(b, v.Supported, encodeUint[ProtocolVersion]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6385,7 +6385,7 @@ func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []by
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.Supported, decodeUint[ProtocolVersion], 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6410,7 +6410,7 @@ func (v *UpdateSessionNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Update.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6433,7 +6433,7 @@ func (v *UpdateSessionNotification) decodeMember(d *decoder, name []byte, seen *
 		*seen |= 1 << 1
 		return true, v.Update.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -6462,7 +6462,7 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -6487,7 +6487,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "cost":
 		return true, decodeNullableField(d, &v.Cost, decodeObject[*Cost], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -8,8 +8,6 @@
 
 package acpv2
 
-import "encoding/json"
-
 // appendMembers appends the members of v, each after a comma.
 func (v *Usage) appendMembers(b []byte) ([]byte, error) {
 	var err error
@@ -22,7 +20,7 @@ func (v *Usage) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalUint(b, `,"thoughtTokens":`, v.ThoughtTokens)
 	b = appendOptionalUint(b, `,"cachedReadTokens":`, v.CachedReadTokens)
 	b = appendOptionalUint(b, `,"cachedWriteTokens":`, v.CachedWriteTokens)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -54,7 +52,7 @@ func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	case "cachedWriteTokens":
 		return true, decodePointerField(d, &v.CachedWriteTokens, decodeUint[uint64], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -18,7 +18,7 @@ func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -38,7 +38,7 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -57,7 +57,7 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -74,7 +74,7 @@ func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -99,7 +99,7 @@ func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
 	b = appendOptionalString(b, `,"name":`, v.Name)
 	b = appendOptionalString(b, `,"email":`, v.Email)
 	b = appendOptionalString(b, `,"organization":`, v.Organization)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -121,13 +121,13 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "active":
 		return true, decodePointerField(d, &v.Active, decodeBool[bool], nullOK|defaultOnError)
 	case "name":
-		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Name)
 	case "email":
-		return true, decodePointerField(d, &v.Email, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Email)
 	case "organization":
-		return true, decodePointerField(d, &v.Organization, decodeString[string], nullOK|defaultOnError)
+		return true, decodeOptionalStringField(d, &v.Organization)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -157,7 +157,7 @@ func (v AuthState) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -174,7 +174,7 @@ func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -193,7 +193,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -210,7 +210,7 @@ func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
 func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -237,7 +237,7 @@ func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -259,7 +259,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "accounts":
 		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -286,7 +286,7 @@ func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -308,7 +308,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 	case "accounts":
 		return true, decodeList(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -329,7 +329,7 @@ func (v *BackgroundSubagent) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -349,7 +349,7 @@ func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -709,7 +709,7 @@ func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -731,7 +731,7 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -755,7 +755,7 @@ func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -777,7 +777,7 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -796,7 +796,7 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -813,7 +813,7 @@ func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -843,7 +843,7 @@ func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -860,7 +860,7 @@ func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -973,7 +973,7 @@ func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Content.appendJSON(b); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -996,7 +996,7 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 1
 		return true, v.Content.decodeJSON(d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1026,7 +1026,7 @@ func (v SessionStatus) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1043,7 +1043,7 @@ func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1064,7 +1064,7 @@ func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1084,7 +1084,7 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1111,7 +1111,7 @@ func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1133,7 +1133,7 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 	case "state":
 		return true, decodePointerField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1155,7 +1155,7 @@ func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error
 	if b, err = appendOptionalObject(b, `,"mode":`, v.Mode, v.Mode != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1174,7 +1174,7 @@ func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, 
 	case "mode":
 		return true, decodeObjectField(d, &v.Mode, newObject[SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1196,7 +1196,7 @@ func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, e
 	if b, err = appendOptionalObject(b, `,"override":`, v.Override, v.Override != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1215,7 +1215,7 @@ func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []by
 	case "override":
 		return true, decodeObjectField(d, &v.Override, newObject[SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1234,7 +1234,7 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1251,7 +1251,7 @@ func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1270,7 +1270,7 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1287,7 +1287,7 @@ func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1310,7 +1310,7 @@ func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.SessionID)
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1333,7 +1333,7 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, decodeString(&v.Title, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1354,7 +1354,7 @@ func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"title":`)
 	b = appendString(b, v.Title)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1374,7 +1374,7 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, decodeString(&v.Title, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1396,7 +1396,7 @@ func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"cancel":`, v.Cancel, v.Cancel != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1415,7 +1415,7 @@ func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen
 	case "cancel":
 		return true, decodeObjectField(d, &v.Cancel, newObject[SessionCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1532,7 +1532,7 @@ func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"sessionId":`)
 	b = appendString(b, v.SessionID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1552,7 +1552,7 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1571,7 +1571,7 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -1588,7 +1588,7 @@ func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -1613,7 +1613,7 @@ func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -1631,7 +1631,7 @@ func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "background":
 		return true, decodeList(d, &v.Background, (*BackgroundWork).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -8,14 +8,12 @@
 
 package acpv2
 
-import "encoding/json"
-
 // appendMembers appends the members of v, each after a comma.
 func (v *DisableProviderRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"providerId":`)
 	b = appendString(b, v.ProviderID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -35,7 +33,7 @@ func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 0
 		return true, decodeString(&v.ProviderID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -54,7 +52,7 @@ func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *DisableProviderResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -71,7 +69,7 @@ func (v DisableProviderResponse) MarshalJSON() ([]byte, error) {
 func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -101,7 +99,7 @@ func (v LLMProtocol) MarshalJSON() ([]byte, error) {
 // appendMembers appends the members of v, each after a comma.
 func (v *ListProvidersRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -118,7 +116,7 @@ func (v ListProvidersRequest) MarshalJSON() ([]byte, error) {
 func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -141,7 +139,7 @@ func (v *ListProvidersResponse) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Providers, encodeObject[*ProviderInfo]); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -161,7 +159,7 @@ func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 0
 		return true, decodeList(d, &v.Providers, decodeObject[*ProviderInfo], 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -184,7 +182,7 @@ func (v *ProviderCurrentConfig) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.APIType)
 	b = appendName(b, `,"baseUrl":`)
 	b = appendString(b, v.BaseURL)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -207,7 +205,7 @@ func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint
 		*seen |= 1 << 1
 		return true, decodeString(&v.BaseURL, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -248,7 +246,7 @@ func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"current":`, v.Current, v.Current != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -276,7 +274,7 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "current":
 		return true, decodeObjectField(d, &v.Current, newObject[ProviderCurrentConfig], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -295,7 +293,7 @@ func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *ProvidersCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -312,7 +310,7 @@ func (v ProvidersCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -343,7 +341,7 @@ func (v *SetProviderRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -373,7 +371,7 @@ func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 			return decodeMap(d, p, decodeString[string])
 		}, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -392,7 +390,7 @@ func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SetProviderResponse) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -409,7 +407,7 @@ func (v SetProviderResponse) MarshalJSON() ([]byte, error) {
 func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -16,7 +16,7 @@ import (
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPACPCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -33,7 +33,7 @@ func (v MCPACPCapabilities) MarshalJSON() ([]byte, error) {
 func (v *MCPACPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -130,7 +130,7 @@ func (v *MCPServerACP) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.Name)
 	b = appendName(b, `,"serverId":`)
 	b = appendString(b, v.ServerID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -153,7 +153,7 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.ServerID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -192,7 +192,7 @@ func (v *MessageMCPNotification) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -220,7 +220,7 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -248,7 +248,7 @@ func (v *MessageMCPRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalRaw(b, `,"params":`, v.Params); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -276,7 +276,7 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -321,7 +321,7 @@ func (v *MessageMCPResponseResult) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendRaw(b, v.Result); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -340,7 +340,7 @@ func (v *MessageMCPResponseResult) decodeMember(d *decoder, name []byte, seen *u
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -378,7 +378,7 @@ func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
 	if b, err = closeObject(b, start, err); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -397,7 +397,7 @@ func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *ui
 		*seen |= 1 << 0
 		return true, d.object(&v.Error)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

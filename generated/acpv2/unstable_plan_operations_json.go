@@ -8,8 +8,6 @@
 
 package acpv2
 
-import "encoding/json"
-
 // appendMembers appends the members of v, each after a comma.
 func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	var err error
@@ -17,7 +15,7 @@ func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.PlanID)
 	b = appendName(b, `,"uri":`)
 	b = appendString(b, v.URI)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -40,7 +38,7 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 		*seen |= 1 << 1
 		return true, decodeString(&v.URI, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -63,7 +61,7 @@ func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.PlanID)
 	b = appendName(b, `,"content":`)
 	b = appendString(b, v.Content)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -86,7 +84,7 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.Content, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -107,7 +105,7 @@ func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = appendName(b, `,"planId":`)
 	b = appendString(b, v.PlanID)
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -127,7 +125,7 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeString(&v.PlanID, d)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }

@@ -8,8 +8,6 @@
 
 package acpv2
 
-import "encoding/json"
-
 // appendMembers appends the members of v, each after a comma.
 func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	var err error
@@ -32,7 +30,7 @@ func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendOptionalObject(b, `,"systemPrompt":`, v.SystemPrompt, v.SystemPrompt != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -61,7 +59,7 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "systemPrompt":
 		return true, decodeObjectField(d, &v.SystemPrompt, newObject[SystemPrompt], nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -94,7 +92,7 @@ func (v *ForkSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -118,7 +116,7 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	case "availableCommands":
 		return true, decodeList(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList|dropInvalid)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -137,7 +135,7 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionForkCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -154,7 +152,7 @@ func (v SessionForkCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
@@ -179,7 +177,7 @@ func (v *SystemPrompt) appendMembers(b []byte) ([]byte, error) {
 	if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptionalRaw(b, `,"_meta":`, v.Meta); err != nil {
+	if b, err = appendMeta(b, v.Meta); err != nil {
 		return nil, err
 	}
 	b = append(b, v.unknownMembers...)
@@ -202,7 +200,7 @@ func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeList(d, &v.Content, (*ContentBlock).decodeJSON, 0)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeMetaField(d, &v.Meta)
 	}
 	return false, nil
 }
