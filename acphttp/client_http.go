@@ -379,11 +379,18 @@ func (h *httpClient) close() error {
 	return err
 }
 
-// delete sends the DELETE that ends the connection id.
+// delete sends the DELETE that ends the connection id. It is sent once
+// more when it fails with a cancellation that is not its own: net/http may
+// hand it the connection of a request that close has just canceled, whose
+// cancellation then ends the DELETE too. A DELETE can be repeated.
 func (h *httpClient) delete(id string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
-	resp, err := h.request(ctx, http.MethodDelete, nil, map[string]string{HeaderConnectionID: id})
+	header := map[string]string{HeaderConnectionID: id}
+	resp, err := h.request(ctx, http.MethodDelete, nil, header)
+	if err != nil && errors.Is(err, context.Canceled) && ctx.Err() == nil {
+		resp, err = h.request(ctx, http.MethodDelete, nil, header)
+	}
 	if err != nil {
 		return err
 	}
