@@ -82,11 +82,12 @@ func ownFields(t *ir.Type) []*ir.Field {
 // fieldDecode is the call that decodes the member of field fl.
 func fieldDecode(fl *ir.Field) jen.Code {
 	ptr := jen.Op("&").Id(recvName).Dot(fl.GoName)
+	if shared := sharedFieldDecoder(fl); shared != "" {
+		// decodeMetaField(d, &v.Meta)
+		return jen.Id(shared).Call(jen.Id("d"), ptr)
+	}
 	rules := fieldRules(fl)
 	switch {
-	case sharedFieldDecoder(fl) != "":
-		// decodeMetaField(d, &v.Meta)
-		return jen.Id(sharedFieldDecoder(fl)).Call(jen.Id("d"), ptr)
 	case plainMember(fl):
 		// decodeField would only add its own check for null.
 		if fl.Type.Kind == ir.RefNamed && isObject(fl.Type.Type) {

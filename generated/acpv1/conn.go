@@ -684,12 +684,12 @@ func rawParams(none, value any) (any, error) {
 	return v, nil
 }
 
-// newValue returns a new value of the type that none, a nil pointer,
-// points to: decoded from v when v is raw JSON, else the zero value. It is
-// the part of call, serveRequest and paramsOf that needs the type itself,
-// off their usual path.
-func newValue(none, v any) (any, error) {
-	p := reflect.New(reflect.TypeOf(none).Elem()).Interface()
+// newValue returns a new value of the type that ptr, a pointer (nil or
+// not), points to: decoded from v when v is raw JSON, else the zero value.
+// It is the part of call, serveRequest and paramsOf that needs the type
+// itself, off their usual path, and the copy that deepCopy decodes.
+func newValue(ptr, v any) (any, error) {
+	p := reflect.New(reflect.TypeOf(ptr).Elem()).Interface()
 	if raw, ok := v.(json.RawMessage); ok {
 		if err := decodeValid(raw, p); err != nil {
 			return nil, err

@@ -11,7 +11,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"reflect"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -140,14 +139,14 @@ func (o *orderedMap[K, P]) remove(k K) bool {
 // copied: p is returned. P is a pointer type, so that every use shares one
 // instantiation.
 func deepCopy[P any](p P) P {
-	out := reflect.New(reflect.TypeOf(p).Elem()).Interface()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // free-form JSON stays as it was: no \u003c for <
 	if err := enc.Encode(p); err != nil {
 		return p
 	}
-	if err := json.Unmarshal(b.Bytes(), out); err != nil {
+	out, err := newValue(p, json.RawMessage(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))
+	if err != nil {
 		return p
 	}
 	return out.(P)
