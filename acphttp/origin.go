@@ -11,9 +11,9 @@ import (
 // The texts of the 403 that refuses a request the browser protections
 // stop: they say what was refused, and reflect nothing of the request.
 const (
-	refusedHost   = "Forbidden: the Host of the request is not a name of this server (the server answers loopback names and its allowed hosts only)"
-	refusedOrigin = "Forbidden: the Origin of the request is a web page this server does not accept requests from"
-	refusedSite   = "Forbidden: the browser says that another site sent the request (Sec-Fetch-Site)"
+	refusedHost   = "Host not allowed: this server answers requests for loopback names and its allowed hosts only"
+	refusedOrigin = "Origin not allowed: this server does not accept requests from the web page that sent this one"
+	refusedSite   = "Cross-site request refused: the browser says that another site sent it (Sec-Fetch-Site)"
 )
 
 // guard holds the protections of a server against the web pages of a

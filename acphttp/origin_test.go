@@ -145,23 +145,23 @@ func TestRebindingProbes(t *testing.T) {
 				probe
 				want string
 			}{
-				{probe{method: "POST", host: "evil.example"}, "the Host of the request"},
-				{probe{method: "POST", host: "evil.example:" + p}, "the Host of the request"},
-				{probe{method: "POST", origin: "http://evil.example"}, "the Origin of the request"},
-				{probe{method: "WS", host: "evil.example:" + p, origin: "http://evil.example:" + p}, "the Host of the request"},
-				{probe{method: "WS", origin: "http://evil.example:" + p}, "the Origin of the request"},
-				{probe{method: "WS", origin: "https://evil.example"}, "the Origin of the request"},
+				{probe{method: "POST", host: "evil.example"}, "Host not allowed"},
+				{probe{method: "POST", host: "evil.example:" + p}, "Host not allowed"},
+				{probe{method: "POST", origin: "http://evil.example"}, "Origin not allowed"},
+				{probe{method: "WS", host: "evil.example:" + p, origin: "http://evil.example:" + p}, "Host not allowed"},
+				{probe{method: "WS", origin: "http://evil.example:" + p}, "Origin not allowed"},
+				{probe{method: "WS", origin: "https://evil.example"}, "Origin not allowed"},
 				// A loopback page on another port is another web page.
-				{probe{method: "POST", origin: "http://localhost:1"}, "the Origin of the request"},
-				{probe{method: "WS", origin: "http://127.0.0.1:1"}, "the Origin of the request"},
+				{probe{method: "POST", origin: "http://localhost:1"}, "Origin not allowed"},
+				{probe{method: "WS", origin: "http://127.0.0.1:1"}, "Origin not allowed"},
 				// The opaque origin of a sandboxed page or a file.
-				{probe{method: "POST", origin: "null"}, "the Origin of the request"},
+				{probe{method: "POST", origin: "null"}, "Origin not allowed"},
 				// A host that only starts like a loopback one.
-				{probe{method: "POST", host: "localhost.evil.example:" + p}, "the Host of the request"},
-				{probe{method: "POST", host: "127.0.0.1.evil.example:" + p}, "the Host of the request"},
+				{probe{method: "POST", host: "localhost.evil.example:" + p}, "Host not allowed"},
+				{probe{method: "POST", host: "127.0.0.1.evil.example:" + p}, "Host not allowed"},
 				// No Origin, but a browser that says another site sent it.
-				{probe{method: "POST", header: []string{"Sec-Fetch-Site", "cross-site"}}, "another site sent the request"},
-				{probe{method: "POST", header: []string{"Sec-Fetch-Site", "same-site"}}, "another site sent the request"},
+				{probe{method: "POST", header: []string{"Sec-Fetch-Site", "cross-site"}}, "Cross-site request refused"},
+				{probe{method: "POST", header: []string{"Sec-Fetch-Site", "same-site"}}, "Cross-site request refused"},
 			} {
 				c.probe.refused(t, g, c.want)
 			}
