@@ -277,12 +277,13 @@ func TestGuardOptions(t *testing.T) {
 
 // TestHostCheckAddress checks that the Host is checked for a request that
 // arrived on a loopback address, or on any once AllowedHosts is set, and
-// not for one that arrived on another address or without one (a handler
-// called outside an http.Server). The Origin is checked for every one.
+// not for one that arrived on another address, a Unix socket, or without
+// an address (a handler called outside an http.Server). The Origin is checked for every one.
 func TestHostCheckAddress(t *testing.T) {
 	loopback := &net.TCPAddr{IP: net.IPv6loopback, Port: 8080}
 	mapped := &net.TCPAddr{IP: net.ParseIP("::ffff:127.0.0.1"), Port: 8080}
 	public := &net.TCPAddr{IP: net.ParseIP("192.0.2.1"), Port: 8080}
+	unix := &net.UnixAddr{Name: "acp.sock", Net: "unix"}
 	for _, c := range []struct {
 		addr   net.Addr
 		hosts  []string
@@ -292,10 +293,12 @@ func TestHostCheckAddress(t *testing.T) {
 		{loopback, nil, "", 403},
 		{mapped, nil, "", 403},
 		{public, nil, "", 200},
+		{unix, nil, "", 200},
 		{nil, nil, "", 200},
 		{public, []string{"agent.example.com"}, "", 403},
 		{public, nil, "http://evil.example", 403},
 		{nil, nil, "http://evil.example", 403},
+		{unix, nil, "http://evil.example", 403},
 	} {
 		s := acphttp.NewServer(connectEcho, &acphttp.Options{AllowedHosts: c.hosts, ErrorLog: log.New(io.Discard, "", 0)})
 		ctx := context.Background()
