@@ -33,6 +33,9 @@ type Options struct {
 	Process acpexec.Options
 	V1      []acpv1.ConnOption // for StartV1's connection
 	V2      []acpv2.ConnOption // for StartV2's connection
+	// Wrap, when set, wraps the agent's output and input before the
+	// connection reads and writes them: to log or record the wire.
+	Wrap func(fromAgent io.Reader, toAgent io.Writer) (io.Reader, io.Writer)
 }
 
 // V1 is a v1 agent process and the client connected to it, initialized.
@@ -67,7 +70,8 @@ func StartV1(ctx context.Context, cmd *exec.Cmd, client acpv1.Client, init *acpv
 	a := &V1{}
 	err := start(ctx, cmd, &o.Process, func(ctx context.Context, p *acpexec.Process) (err error) {
 		a.Process = p
-		a.ClientSideConnection = acpv1.NewClientSideConnection(client, writer{p}, reader{p}, o.V1...)
+		r, w := o.wire(p)
+		a.ClientSideConnection = acpv1.NewClientSideConnection(client, w, r, o.V1...)
 		a.Result, err = a.Initialize(ctx, init)
 		return err
 	})
@@ -83,7 +87,8 @@ func StartV2(ctx context.Context, cmd *exec.Cmd, client acpv2.Client, init *acpv
 	a := &V2{}
 	err := start(ctx, cmd, &o.Process, func(ctx context.Context, p *acpexec.Process) (err error) {
 		a.Process = p
-		a.ClientSideConnection = acpv2.NewClientSideConnection(client, writer{p}, reader{p}, o.V2...)
+		r, w := o.wire(p)
+		a.ClientSideConnection = acpv2.NewClientSideConnection(client, w, r, o.V2...)
 		a.Result, err = a.Initialize(ctx, init)
 		return err
 	})
@@ -102,7 +107,8 @@ func Start(ctx context.Context, cmd *exec.Cmd, offer convert.Offer, opts *Option
 	a := &Agent{}
 	err := start(ctx, cmd, &o.Process, func(ctx context.Context, p *acpexec.Process) (err error) {
 		a.Process = p
-		a.Negotiated, err = convert.Negotiate(ctx, writer{p}, reader{p}, offer)
+		r, w := o.wire(p)
+		a.Negotiated, err = convert.Negotiate(ctx, w, r, offer)
 		return err
 	})
 	if err != nil {
@@ -123,6 +129,14 @@ func (a *Agent) Close() error {
 		return closeBoth(a.V2, a.Process)
 	}
 	return closeBoth(a.V1, a.Process)
+}
+
+// wire returns the connection's ends on p, wrapped by Wrap when it is set.
+func (o *Options) wire(p *acpexec.Process) (io.Reader, io.Writer) {
+	if o.Wrap != nil {
+		return o.Wrap(reader{p}, writer{p})
+	}
+	return reader{p}, writer{p}
 }
 
 func options(opts *Options) Options {
@@ -218,5 +232,3 @@ func (r reader) Read(b []byte) (int, error) { return r.p.Read(b) }
 type writer struct{ p *acpexec.Process }
 
 func (w writer) Write(b []byte) (int, error) { return w.p.Write(b) }
-
-var _ io.ReadWriter = (*acpexec.Process)(nil)
