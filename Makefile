@@ -65,15 +65,19 @@ interop:
 # this platform, about 220 MB for linux-x64, and acpx, a command-line
 # client) for the tests that run them in a sandbox with no network
 # (acplaunch/codex_test.go, examples/acpx_test.go); without npm those tests
-# skip, so this does nothing.
+# skip, so this does nothing. It is npm install --no-save, not npm ci: a
+# dependency of acpx (@openclaw/fs-safe 0.12.0) names optional platform
+# packages that were never published, which the lock file cannot list and
+# npm ci takes for a lock out of sync; npm install installs the locked
+# versions and leaves the lock file as it is. No install script runs.
 .PHONY: thirdparty
 thirdparty:
 	@if command -v npm >/dev/null 2>&1; then \
 		if ! cmp -s interop/thirdparty/package-lock.json interop/thirdparty/node_modules/.package-lock.json 2>/dev/null && \
 		   ! [ interop/thirdparty/node_modules/.package-lock.json -nt interop/thirdparty/package-lock.json ]; then \
-			echo "== installing the pinned third-party ACP programs (interop/thirdparty/package-lock.json) into interop/thirdparty/node_modules with npm ci,"; \
+			echo "== installing the pinned third-party ACP programs (interop/thirdparty/package-lock.json) into interop/thirdparty/node_modules,"; \
 			echo "   for the tests that run them with no network (needs the npm registry, once; about 220 MB)"; \
-			cd interop/thirdparty && npm ci --no-audit --no-fund; \
+			cd interop/thirdparty && npm install --no-save --ignore-scripts --no-audit --no-fund; \
 		fi; \
 	else echo "npm not found: the tests of third-party ACP programs will skip"; fi
 

@@ -22,7 +22,7 @@ func ThirdParty(t testing.TB, rel string) string {
 	Node(t)
 	path := filepath.Join(ThirdPartyDir(), "node_modules", filepath.FromSlash(rel))
 	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("the pinned third-party programs are not installed: run `make thirdparty` (npm ci in %s): %v", ThirdPartyDir(), err)
+		t.Fatalf("the pinned third-party programs are not installed: run `make thirdparty` (npm install in %s): %v", ThirdPartyDir(), err)
 	}
 	return path
 }
