@@ -14,7 +14,13 @@ import (
 	"github.com/acpgen/acpgen/generated/convert"
 )
 
-var quick = &Options{Process: acpexec.Options{Grace: 200 * time.Millisecond, TermGrace: 300 * time.Millisecond, Stderr: io.Discard}}
+// quick keeps the tests short; patient is for the agents that exit at the
+// end of their input, so that a loaded machine does not make them look as
+// if they had not.
+var (
+	quick   = &Options{Process: acpexec.Options{Grace: 200 * time.Millisecond, TermGrace: 300 * time.Millisecond, Stderr: io.Discard}}
+	patient = &Options{Process: acpexec.Options{Grace: 3 * time.Second, Stderr: io.Discard}}
+)
 
 func offer() convert.Offer {
 	return convert.Offer{
@@ -27,7 +33,7 @@ func offer() convert.Offer {
 
 func TestStartV1(t *testing.T) {
 	ctx := context.Background()
-	a, err := StartV1(ctx, agentCmd(t, "v1"), client{}, acpv1.NewInitializeRequest(1), quick)
+	a, err := StartV1(ctx, agentCmd(t, "v1"), client{}, acpv1.NewInitializeRequest(1), patient)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +49,7 @@ func TestStartV1(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
-	if took := time.Since(begin); took > 150*time.Millisecond || a.Process.Ending() != acpexec.Exited {
+	if took := time.Since(begin); took > 2*time.Second || a.Process.Ending() != acpexec.Exited {
 		t.Errorf("Close took %v and the agent %v; want an exit at the end of its input", took, a.Process.Ending())
 	}
 }
@@ -62,7 +68,7 @@ func TestStartV2(t *testing.T) {
 func TestStartNegotiates(t *testing.T) {
 	for _, want := range []int{1, 2} {
 		mode := map[int]string{1: "v1", 2: "v2"}[want]
-		a, err := Start(context.Background(), agentCmd(t, mode), offer(), quick)
+		a, err := Start(context.Background(), agentCmd(t, mode), offer(), patient)
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
 		}
@@ -133,7 +139,7 @@ func TestCloseStubborn(t *testing.T) {
 	if a.Process.Ending() != acpexec.Killed || a.Process.State() == nil {
 		t.Errorf("the agent %v, state %v; want killed and reaped", a.Process.Ending(), a.Process.State())
 	}
-	if took < 3*time.Second || took > 4*time.Second {
+	if took < 3*time.Second || took > 4500*time.Millisecond {
 		t.Errorf("Close took %v, want about 3 s", took)
 	}
 	select {
