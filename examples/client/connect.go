@@ -17,7 +17,7 @@ func connect(prompt, url string) error {
 	if err != nil {
 		return err
 	}
-	conn := acpv1.NewClientSideConnection(client{}, t, t)
+	conn := acpv1.NewClientSideConnection(client{}, t, t, wireV1())
 	stop, err := session(ctx, conn, prompt)
 	if closeErr := t.Close(); err == nil && closeErr != nil {
 		err = fmt.Errorf("closing: %w", closeErr)

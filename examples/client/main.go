@@ -62,7 +62,7 @@ func run(prompt string, command []string) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	conn := acpv1.NewClientSideConnection(client{}, toAgent, fromAgent)
+	conn := acpv1.NewClientSideConnection(client{}, toAgent, fromAgent, wireV1())
 	stop, err := session(context.Background(), conn, prompt)
 	toAgent.Close()
 	if waitErr := cmd.Wait(); err == nil && waitErr != nil {
