@@ -199,8 +199,12 @@ func (c *connection) callThrough(ctx context.Context, call Call) (any, error) {
 	switch {
 	case ci.inbound:
 		result, err := c.route(ctx, ci.routes, ci.method, ci.request, inParams{value: ci.params, err: ci.paramErr})
-		if err == errNoHandler && ci.request {
+		switch {
+		case err != errNoHandler:
+		case ci.request:
 			err = NewMethodNotFoundError(ci.method)
+		default:
+			err = nil // a notification without handler is dropped
 		}
 		return result, err
 	case ci.request:
