@@ -25,7 +25,9 @@
 // The package depends on OpenTelemetry; the generated packages do not, nor
 // does a program that does not import this one. It imports no generated
 // package either: the middleware types of every generated package are one
-// and the same type, which Middleware returns.
+// and the same type, which Middleware returns. It is part of the acpgen
+// module, so that it is released and tested with the generated packages
+// whose middleware type it must match.
 package acpotel
 
 import (
