@@ -356,3 +356,28 @@ func TestWireLogFromEnv(t *testing.T) {
 		t.Errorf("a wire log that cannot be opened was not reported: %q", logged.String())
 	}
 }
+
+func TestMiddlewarePanics(t *testing.T) {
+	panics := func(next Handler) Handler {
+		return func(ctx context.Context, call Call) (any, error) {
+			if call.Method() == MethodPrompt {
+				panic("middleware bug")
+			}
+			return next(ctx, call)
+		}
+	}
+	_, cc, _ := mwPair(t, []ConnOption{WithMiddleware(panics), WithLogger(nil)}, nil)
+	ctx := context.Background()
+	if _, err := cc.Initialize(ctx, &InitializeRequest{ProtocolVersion: 1}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := cc.Prompt(ctx, &PromptRequest{SessionID: "s1", Prompt: []ContentBlock{NewContentBlockText("hi")}})
+	var rpcErr *Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != -32603 || strings.Contains(err.Error(), "middleware bug") {
+		t.Fatalf("a panicking middleware's call returned %v, want -32603 without the panic's text", err)
+	}
+	// The connection serves on.
+	if _, err := cc.NewSession(ctx, &NewSessionRequest{Cwd: "/", MCPServers: []MCPServer{}}); err != nil {
+		t.Fatal(err)
+	}
+}
