@@ -158,7 +158,19 @@ type connPair struct {
 	close  func()
 }
 
-func genPair(b *testing.B, stream []workload.Message) *connPair {
+func genPair(b *testing.B, stream []workload.Message) *connPair { return genPairWith(b, stream) }
+
+// passThrough is a middleware that does nothing but call on: what one
+// costs, on each side of genPairWith's connections.
+func passThrough(next acpv1.Handler) acpv1.Handler {
+	return func(ctx context.Context, call acpv1.Call) (any, error) { return next(ctx, call) }
+}
+
+func genMiddlewarePair(b *testing.B, stream []workload.Message) *connPair {
+	return genPairWith(b, stream, acpv1.WithMiddleware(passThrough))
+}
+
+func genPairWith(b *testing.B, stream []workload.Message, opts ...acpv1.ConnOption) *connPair {
 	updates := make([]*acpv1.SessionNotification, len(stream))
 	for i, m := range stream {
 		updates[i] = new(acpv1.SessionNotification)
@@ -168,8 +180,8 @@ func genPair(b *testing.B, stream []workload.Message) *connPair {
 	}
 	ar, aw, cr, cw, closeAll := pipes()
 	count := newCounter()
-	agent := acpv1.NewAgentSideConnection(genAgent{}, aw, ar)
-	client := acpv1.NewClientSideConnection(genClient{count}, cw, cr)
+	agent := acpv1.NewAgentSideConnection(genAgent{}, aw, ar, opts...)
+	client := acpv1.NewClientSideConnection(genClient{count}, cw, cr, opts...)
 	// The agent answers nothing but initialize until it has answered that.
 	if _, err := client.Initialize(context.Background(), &acpv1.InitializeRequest{ProtocolVersion: 1}); err != nil {
 		b.Fatal(err)
@@ -215,6 +227,7 @@ var connContenders = []struct {
 }{
 	{"acpgen", genPair},
 	{"coder", coderPair},
+	{"middleware", genMiddlewarePair}, // acpgen with one pass-through middleware on each side
 }
 
 // window bounds the notifications in flight: coder's connection closes when

@@ -62,6 +62,8 @@ var Runtimes = []Runtime{
 	{Name: "conn_parse.go", Template: "conn_parse.go.tmpl", When: WithConn},
 	{Name: "conn_serve.go", Template: "conn_serve.go.tmpl", When: WithConn},
 	{Name: "conn_init.go", Template: "conn_init_{{VERSION}}.go.tmpl", When: WithConn},
+	{Name: "conn_middleware.go", Template: "conn_middleware.go.tmpl", When: WithConn},
+	{Name: "conn_wirelog.go", Template: "conn_wirelog.go.tmpl", When: WithConn},
 	{Name: "session.go", Template: "session.go.tmpl", When: WithSessions},
 	{Name: "session_state.go", Template: "session_{{VERSION}}.go.tmpl", When: WithSessions},
 	{Name: "session_conn.go", Template: "session_conn_{{VERSION}}.go.tmpl", When: WithSessions},

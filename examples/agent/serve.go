@@ -34,21 +34,21 @@ func serve(w io.Writer, r io.Reader) error {
 				b := convert.NewBridgeFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
 					v2.conn = c
 					return v2
-				}, w, r, convert.BridgeOptions{Undeliverable: undeliverable})
+				}, w, r, convert.BridgeOptions{Undeliverable: undeliverable, V1: []acpv1.ConnOption{wireV1()}})
 				return b.V1()
 			}
 			return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
 				a := newAgent()
 				a.conn = c
 				return a
-			}, w, r)
+			}, w, r, wireV1())
 		}, convert.InitializeForV1),
 		acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
 			v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
 			return acpv2.NewAgentSideConnectionFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
 				v2.conn = c
 				return v2
-			}, w, r)
+			}, w, r, wireV2())
 		}, convert.InitializeForV2))
 	if err != nil {
 		return err

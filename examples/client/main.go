@@ -67,7 +67,7 @@ func run(prompt string, command []string) error {
 	defer stop()
 	start, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), client{}, initializeRequest(), nil)
+	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), client{}, initializeRequest(), &acplaunch.Options{V1: []acpv1.ConnOption{wireV1()}})
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}

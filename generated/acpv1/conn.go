@@ -126,6 +126,8 @@ type connection struct {
 	notifications map[string]route
 	init          *initGate // on the side that answers initialize: the agent's
 	cfg           connConfig
+	mw            Handler // the middleware around callThrough; nil without any
+	wire          *wireLog
 
 	r     io.Reader
 	lr    lineReader // r's, used by the goroutine that reads
@@ -169,6 +171,8 @@ func newConnection(requests, notifications map[string]route, w io.Writer, r io.R
 		serving: map[string]*requestContext{},
 	}
 	c.stall.c = c
+	c.mw = c.chain()
+	c.wire = c.cfg.wire.start(c.cfg.logger)
 	c.out = newOutbox(c.cfg.limits.MaxBufferedBytes)
 	c.slots.max = int64(c.cfg.limits.MaxConcurrentRequests)
 	if requests[MethodInitialize] != nil {
@@ -298,10 +302,18 @@ func (c *connection) readLines() (parked bool) {
 			c.end(fmt.Errorf("reading: %w", err))
 			return false
 		case tooLong:
+			if c.wire != nil {
+				c.wire.log(true, line)
+			}
 			c.tooLong(line)
 			lr.skipping = true // next reads past the rest of it first
-		case !c.line(line):
-			return false
+		default:
+			if c.wire != nil {
+				c.wire.log(true, line)
+			}
+			if !c.line(line) {
+				return false
+			}
 		}
 	}
 }
@@ -400,19 +412,29 @@ func (c *connection) notification(m *lineMessage) {
 		return
 	}
 	// A notification has no answer: its handler's errors have nowhere to go.
-	_, _ = c.handle(c.ctx, c.notifications, m.method, false, inParams{value: m.params.value, err: m.params.err})
+	_, _ = c.handle(c.ctx, c.notifications, "", m.method, inParams{value: m.params.value, err: m.params.err})
 }
 
-// handle calls the route of method, or the extension handler. A panic in
-// the handler is logged and becomes an internal error without data: its
-// text and stack stay in the process.
-func (c *connection) handle(ctx context.Context, routes map[string]route, method string, request bool, params inParams) (result any, err error) {
+// handle calls the route of method, or the extension handler, through the
+// middleware; key is a request's id as received, "" for a notification. A
+// panic in the handler, or a middleware, is logged and becomes an internal
+// error without data: its text and stack stay in the process.
+func (c *connection) handle(ctx context.Context, routes map[string]route, key, method string, params inParams) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.cfg.logger.Error("acp: a handler panicked", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			err = NewInternalError(nil)
 		}
 	}()
+	if c.mw != nil {
+		return c.mw(ctx, &callInfo{method: method, key: key, inbound: true, request: key != "",
+			routes: routes, params: params.value, paramErr: params.err})
+	}
+	return c.route(ctx, routes, method, key != "", params)
+}
+
+// route calls the route of method, or the extension handler.
+func (c *connection) route(ctx context.Context, routes map[string]route, method string, request bool, params inParams) (any, error) {
 	if r := routes[method]; r != nil {
 		return r(ctx, c.impl, params)
 	}
@@ -491,6 +513,14 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 		return nil, err
 	}
 	id := c.nextID.Add(1)
+	if c.mw != nil {
+		return c.mw(ctx, &callInfo{method: method, num: id, request: true, typed: typed, params: params})
+	}
+	return c.roundTrip(ctx, id, method, typed, params)
+}
+
+// roundTrip sends the request id and waits for its result, as request.
+func (c *connection) roundTrip(ctx context.Context, id int64, method, typed string, params any) (any, error) {
 	call := newPendingCall(typed)
 	c.calls.track(id, call)
 	// send fails once the connection has ended: end sets c.err before it
@@ -538,6 +568,15 @@ func (c *connection) notify(ctx context.Context, method string, params any) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if c.mw != nil {
+		_, err := c.mw(ctx, &callInfo{method: method, params: params})
+		return err
+	}
+	return c.notifyNow(ctx, method, params)
+}
+
+// notifyNow queues an outbound notification, as notify.
+func (c *connection) notifyNow(ctx context.Context, method string, params any) error {
 	return c.send(ctx, sendQueue, func(b []byte) ([]byte, error) { return appendNotification(b, method, params) })
 }
 
@@ -570,6 +609,9 @@ func (c *connection) send(ctx context.Context, how sendHow, build func([]byte) (
 	if err != nil {
 		putBuffer(buf)
 		return err
+	}
+	if c.wire != nil {
+		c.wire.log(false, b)
 	}
 	*buf = append(b, '\n')
 	if how == sendDirect {

@@ -203,7 +203,7 @@ func (c *connection) serveRequest(j job) {
 			close(served)
 		}
 	}()
-	result, err := c.handle(ctx, c.requests, method, true, params)
+	result, err := c.handle(ctx, c.requests, key, method, params)
 	initialize := served != nil
 	// The id is free again before the answer can reach the peer.
 	c.mu.Lock()

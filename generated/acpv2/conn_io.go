@@ -72,8 +72,10 @@ type ConnOption func(*connConfig)
 
 // connConfig is what the options of a connection set.
 type connConfig struct {
-	limits Limits
-	logger *slog.Logger
+	limits     Limits
+	logger     *slog.Logger
+	middleware []Middleware // WithMiddleware's, outermost first
+	wire       *wireConfig  // WithWireLog's
 }
 
 // WithLimits sets the limits of the connection: a zero field keeps its

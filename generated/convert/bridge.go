@@ -45,6 +45,19 @@ type BridgeOptions struct {
 	// An agent's session/update is a notification, which has no answer:
 	// this is how the agent learns of it. Nil ignores them.
 	Undeliverable func(n *acpv2.UpdateSessionNotification, err error)
+	// Middleware wraps each call between the client and the agent once, as
+	// the agent's connection sees it: the agent's handlers and its calls of
+	// the client, with their v2 methods, params and ids (see
+	// acpv2.WithMiddleware). A call passes three connections in the
+	// bridge (the client's, the agent's and the bridge's end of it); the
+	// middleware runs on one of them, so a call is, say, one span. _meta
+	// crosses the bridge both ways, so that trace context set by the client
+	// reaches the agent's middleware, and the other way.
+	Middleware []acpv2.Middleware
+	// V1 are options of the connection to the client (limits, a wire log
+	// of what the client sends and reads). A middleware given there runs
+	// too, on the v1 side of each call.
+	V1 []acpv1.ConnOption
 }
 
 // NewBridge serves the v1 client that writes to r and reads from w with
@@ -66,12 +79,12 @@ func NewBridgeFunc(newAgent func(*acpv2.AgentSideConnection) acpv2.Agent, w io.W
 		turns:     map[acpv2.SessionID]chan acpv2.IdleStateUpdate{},
 		toolCalls: map[acpv2.SessionID]map[acpv2.ToolCallID]bool{},
 	}
-	b.v2 = acpv2.NewAgentSideConnectionFunc(newAgent, agentW, agentR)
+	b.v2 = acpv2.NewAgentSideConnectionFunc(newAgent, agentW, agentR, acpv2.WithMiddleware(opts.Middleware...))
 	b.peer = acpv2.NewClientSideConnection(bridgeClient{b}, peerW, peerR)
 	b.v1 = acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
 		b.v1 = c
 		return bridgeAgent{b}
-	}, w, r)
+	}, w, r, opts.V1...)
 	go func() {
 		// The client left: end the agent's connection, then its reader.
 		<-b.v1.Done()
