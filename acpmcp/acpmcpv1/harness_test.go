@@ -60,6 +60,9 @@ type pair struct {
 	agent     *testAgent
 	clientCon *acpv1.ClientSideConnection
 	agentCon  *acpv1.AgentSideConnection
+	// cut ends the transport under both connections, as when the peer's
+	// process exits.
+	cut func()
 }
 
 // newPair connects a client and an agent; both connections are closed at
@@ -75,6 +78,7 @@ func newPair(t *testing.T) *pair {
 	ar, cw := io.Pipe()
 	p.clientCon = acpv1.NewClientSideConnection(&testClient{Provider: p.provider}, cw, cr)
 	p.agentCon = acpv1.NewAgentSideConnection(p.agent, aw, ar)
+	p.cut = func() { aw.Close(); cw.Close() }
 	p.provider.Bind(p.clientCon)
 	p.caller.Bind(p.agentCon)
 	t.Cleanup(func() {
