@@ -150,6 +150,10 @@ func parseMCPError(raw json.RawMessage) (*MCPError, error) {
 // decodeInteger decodes an integral JSON number (1.0 included, as
 // JavaScript's Number.isInteger takes it) into n.
 func decodeInteger(raw json.RawMessage, n *int64) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return errors.New("not a number")
+	}
 	var f json.Number
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()

@@ -256,7 +256,9 @@ func TestHandlerFailures(t *testing.T) {
 	if e := wantCode(t, err, acpmcp.CodeBackendFailed); !strings.Contains(e.Message, "invalid outcome") {
 		t.Errorf("message %q", e.Message)
 	}
-	fails := register(func(context.Context, *acpmcp.Request) (acpmcp.Outcome, error) { return acpmcp.Outcome{}, errors.New("disk full") })
+	fails := register(func(context.Context, *acpmcp.Request) (acpmcp.Outcome, error) {
+		return acpmcp.Outcome{}, errors.New("disk full")
+	})
 	_, err = p.caller.Request(timeout(t), fails, "x", nil, nil)
 	if e := wantCode(t, err, acpmcp.CodeBackendFailed); string(e.Data) != `{"details":"disk full"}` {
 		t.Errorf("data %s", e.Data)

@@ -63,6 +63,8 @@ type pair struct {
 	// cut ends the transport under both connections, as when the peer's
 	// process exits.
 	cut func()
+	// caps are the agent's capabilities, from initialize.
+	caps *acpv1.AgentCapabilities
 }
 
 // newPair connects a client and an agent; both connections are closed at
@@ -81,6 +83,13 @@ func newPair(t *testing.T) *pair {
 	p.cut = func() { aw.Close(); cw.Close() }
 	p.provider.Bind(p.clientCon)
 	p.caller.Bind(p.agentCon)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := p.clientCon.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1})
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	p.caps = resp.AgentCapabilities
 	t.Cleanup(func() {
 		p.clientCon.Close()
 		p.agentCon.Close()
