@@ -131,13 +131,19 @@ func checkGoroutines(t *testing.T) {
 	})
 }
 
-// echoServer is a Go MCP SDK server with one tool, "echo".
+// echoServer is a Go MCP SDK server with one tool, "echo", which reports
+// its progress when asked to.
 func echoServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "echo-server", Version: "1"}, nil)
 	type in struct {
 		Text string `json:"text"`
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes text"}, func(ctx context.Context, req *mcp.CallToolRequest, args in) (*mcp.CallToolResult, any, error) {
+		if token := req.Params.GetProgressToken(); token != nil {
+			if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Total: 1}); err != nil {
+				return nil, nil, err
+			}
+		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + args.Text}}}, nil, nil
 	})
 	return s
