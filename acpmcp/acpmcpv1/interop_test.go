@@ -254,8 +254,8 @@ func TestGoProviderToTypeScriptAgent(t *testing.T) {
 				Content []struct{ Text string } `json:"content"`
 			} `json:"result"`
 		} `json:"call"`
-		Notes       []struct{ Method string } `json:"notes"`
-		UnknownTool json.RawMessage           `json:"unknownTool"`
+		Notes                    []struct{ Method string } `json:"notes"`
+		UnknownTool              json.RawMessage           `json:"unknownTool"`
 		UnknownServer, Cancelled struct {
 			Code    int64  `json:"code"`
 			Message string `json:"message"`
