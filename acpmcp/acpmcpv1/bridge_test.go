@@ -211,3 +211,29 @@ func TestBridgeClosesWithConnection(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestBridgeBufferOverflow(t *testing.T) {
+	p := newPair(t)
+	ended := make(chan error, 1)
+	reg, err := p.provider.Register("chatty", func(ctx context.Context, req *acpmcp.Request) (acpmcp.Outcome, error) {
+		big, _ := json.Marshal(map[string]string{"message": strings.Repeat("x", 200)})
+		if err := req.Notify(ctx, "notifications/message", big); err != nil {
+			return acpmcp.Outcome{}, err
+		}
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return acpmcp.Outcome{}, ctx.Err()
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, h := bridged(t, p, reg, &acpmcp.BridgeOptions{MaxBufferedResponseBytes: 100})
+	resp, body := post(t, h.URL, map[string]string{"Authorization": h.Headers[0].Value}, listBody)
+	if resp.Header.Get("Content-Type") != "text/event-stream" ||
+		!strings.Contains(body, `"code":-33000,"message":"MCP notification buffer overflow"`) || strings.Contains(body, "xxx") {
+		t.Errorf("past the buffer limit: %d %s %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if err := <-ended; !errors.Is(err, context.Canceled) {
+		t.Errorf("the overflowing request ended with %v, want cancelled", err)
+	}
+}
