@@ -34,11 +34,15 @@ FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -
 # that enable the feature.
 MCP_PKGS := ./acpmcp/... ./examples/mcp/...
 
+# The race detector, where cgo is there for it (a machine without a C
+# compiler runs those tests without it).
+RACE ?= $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
+
 # Everything CI runs: formatting, vet and the tests, then the generated
 # packages again with each feature tag alone, with all of them, and with the
 # umbrella tag.
 # The packages of MCP_PKGS run there too, under the tags that enable them,
-# with the race detector.
+# with the race detector where it can run.
 .PHONY: test
 test: interop haproxy
 	@echo "== gofmt"
@@ -55,7 +59,7 @@ test: interop haproxy
 		$(GO) test -tags $$tags ./generated/...; \
 		case ",$$tags," in *,unstable_mcp_over_acp,*|*,unstable,*) \
 			$(GO) vet -tags $$tags $(MCP_PKGS); \
-			$(GO) test -race -tags $$tags $(MCP_PKGS);; \
+			$(GO) test $(RACE) -tags $$tags $(MCP_PKGS);; \
 		esac; \
 	done
 
