@@ -9,6 +9,10 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2/unstable";
 
 const caller = new acp.McpOverAcpCaller({ clientInfo: { name: "ts-v2-agent", version: "1" } });
+// Every mcp/message notification as it arrives: whether the caller still
+// routes one to its request depends on when the v2 API runs the handler
+// relative to the request's response.
+const received = [];
 
 async function useTools(client, id) {
   const report = {};
@@ -36,11 +40,15 @@ const connection = acp
     capabilities: { session: { mcp: { acp: {} } } },
     authMethods: [],
   }))
-  .onNotification(acp.methods.agent.mcp.message, caller.handleNotification)
+  .onNotification(acp.methods.agent.mcp.message, (cx) => {
+    received.push(cx.params);
+    return caller.handleNotification(cx);
+  })
   .onRequest("session/new", async ({ params, client }) => {
     const servers = (params.mcpServers ?? []).filter(acp.isMcpServerAcp);
     const report = await useTools(client, servers[0]?.serverId).catch((error) => ({ error: String(error?.stack ?? error) }));
     report.servers = servers;
+    report.received = received;
     process.stderr.write(JSON.stringify(report) + "\n");
     return { sessionId: "s_1" };
   })
