@@ -28,9 +28,21 @@ check:
 # The unstable feature build tags, from the feature map; "unstable" enables them all.
 FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -d '"' | sort -u)
 
+# The hand-written packages behind the unstable_mcp_over_acp tag (MCP over
+# ACP on the Go MCP SDK, and its example): every file carries the tag, so
+# the untagged runs skip them and the loop below tests them with the tags
+# that enable the feature.
+MCP_PKGS := ./acpmcp/... ./examples/mcp/...
+
+# The race detector, where cgo is there for it (a machine without a C
+# compiler runs those tests without it).
+RACE ?= $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
+
 # Everything CI runs: formatting, vet and the tests, then the generated
 # packages again with each feature tag alone, with all of them, and with the
 # umbrella tag.
+# The packages of MCP_PKGS run there too, under the tags that enable them,
+# with the race detector where it can run.
 .PHONY: test
 test: interop thirdparty haproxy
 	@echo "== gofmt"
@@ -45,6 +57,10 @@ test: interop thirdparty haproxy
 		echo "== -tags $$tags"; \
 		$(GO) vet -tags $$tags ./generated/...; \
 		$(GO) test -tags $$tags ./generated/...; \
+		case ",$$tags," in *,unstable_mcp_over_acp,*|*,unstable,*) \
+			$(GO) vet -tags $$tags $(MCP_PKGS); \
+			$(GO) test $(RACE) -tags $$tags $(MCP_PKGS);; \
+		esac; \
 	done
 
 # Install the pinned TypeScript SDK (interop/package-lock.json) for the tests
@@ -142,6 +158,7 @@ fuzz:
 	done
 	$(GO) test ./gen/pipeline -run '^$$' -fuzz '^FuzzSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./acprouter -run '^$$' -fuzz '^FuzzServe$$' -fuzztime $(FUZZTIME)
+	$(GO) test -tags unstable_mcp_over_acp ./acpmcp -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME)
 
 
 # ---------------------------------------------------------------------------

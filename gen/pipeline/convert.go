@@ -77,6 +77,7 @@ func convertFiles(o *Options, v1, v2 *ir.Package) (files map[string][]byte, warn
 				parts[ops] = constraint
 			}
 		}
+		mcpOverACPParts(v1, v2, parts)
 	}
 	header := emit.Header(mergeLines(v1.Source, v2.Source))
 	files = map[string][]byte{}
@@ -105,6 +106,24 @@ func convertFiles(o *Options, v1, v2 *ir.Package) (files map[string][]byte, warn
 // the two of the bridge's plan operations, which follow the gate of the
 // package's.
 var bridgeFiles = []string{"bridge.go", "bridge_agent.go", "bridge_client.go", "initialize.go", "negotiate.go"}
+
+// mcpOverACPParts adds the bridge's MCP over ACP files ("mcp/message" both
+// ways, mcpCapabilities.acp in initialize) to parts, following the gate of
+// the "acp" MCP server variant when both versions have it with the same
+// one; otherwise only the file that leaves the capability out.
+func mcpOverACPParts(v1, v2 *ir.Package, parts map[string]string) {
+	gates := []*ir.Gate{variant(v1, "McpServer", "acp"), variant(v2, "McpServer", "acp")}
+	switch {
+	case gates[0] == nil || gates[1] == nil || !sameGate(gates):
+		parts["bridge_mcp_over_acp_off.go"] = ""
+	case !gates[0].Unstable:
+		parts["bridge_mcp_over_acp.go"] = ""
+	default:
+		tags := gates[0].Tags()
+		parts["bridge_mcp_over_acp.go"] = strings.Join(tags, " || ")
+		parts["bridge_mcp_over_acp_off.go"] = "!" + strings.Join(tags, " && !")
+	}
+}
 
 // bridgeable reports why the convert package of v1 and v2 cannot have the
 // bridge files: the definitions they are written against (check.Bridge),

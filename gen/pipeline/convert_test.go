@@ -9,7 +9,7 @@ import (
 )
 
 // TestConvertFiles checks when the convert package is made and how its
-// plan operations part is gated.
+// plan operations and MCP over ACP parts are gated.
 func TestConvertFiles(t *testing.T) {
 	const mod = "example.com/m/acp"
 	for _, tc := range []struct {
@@ -18,16 +18,21 @@ func TestConvertFiles(t *testing.T) {
 		want map[string]string // file → its build constraint line, "" for none
 	}{
 		{"both versions", Options{ImportPath: mod}, withBridge(map[string]string{
-			"convert/plan_ops.go":            "//go:build unstable_plan_operations || unstable",
-			"convert/plan_ops_off.go":        "//go:build !unstable_plan_operations && !unstable",
-			"convert/bridge_plan_ops.go":     "//go:build unstable_plan_operations || unstable",
-			"convert/bridge_plan_ops_off.go": "//go:build !unstable_plan_operations && !unstable",
+			"convert/plan_ops.go":                "//go:build unstable_plan_operations || unstable",
+			"convert/plan_ops_off.go":            "//go:build !unstable_plan_operations && !unstable",
+			"convert/bridge_plan_ops.go":         "//go:build unstable_plan_operations || unstable",
+			"convert/bridge_plan_ops_off.go":     "//go:build !unstable_plan_operations && !unstable",
+			"convert/bridge_mcp_over_acp.go":     "//go:build unstable_mcp_over_acp || unstable",
+			"convert/bridge_mcp_over_acp_off.go": "//go:build !unstable_mcp_over_acp && !unstable",
 		})},
 		{"plan operations left out", Options{ImportPath: mod, Select: &ir.Selection{Features: []string{"unstable_session_fork"}}}, withBridge(map[string]string{
-			"convert/plan_ops_off.go": "", "convert/bridge_plan_ops_off.go": "",
+			"convert/plan_ops_off.go": "", "convert/bridge_plan_ops_off.go": "", "convert/bridge_mcp_over_acp_off.go": "",
 		})},
 		{"plan operations baked", Options{ImportPath: mod, Select: &ir.Selection{Features: []string{"unstable_plan_operations"}, Bake: true}}, withBridge(map[string]string{
-			"convert/plan_ops.go": "", "convert/bridge_plan_ops.go": "",
+			"convert/plan_ops.go": "", "convert/bridge_plan_ops.go": "", "convert/bridge_mcp_over_acp_off.go": "",
+		})},
+		{"MCP over ACP baked", Options{ImportPath: mod, Select: &ir.Selection{Features: []string{"unstable_mcp_over_acp"}, Bake: true}}, withBridge(map[string]string{
+			"convert/plan_ops_off.go": "", "convert/bridge_plan_ops_off.go": "", "convert/bridge_mcp_over_acp.go": "",
 		})},
 		{"import path unknown", Options{}, nil},
 		{"one version", Options{ImportPath: mod, Versions: []string{"v2"}}, nil},

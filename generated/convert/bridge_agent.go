@@ -84,6 +84,7 @@ func initializeResultToV1(res *acpv2.InitializeResponse) (*acpv1.InitializeRespo
 			}
 			if m := s.MCP; m != nil {
 				caps.MCPCapabilities = &acpv1.MCPCapabilities{HTTP: acpv1.Ptr(m.HTTP != nil), Meta: m.Meta}
+				mcpACPToV1(caps.MCPCapabilities, m)
 			}
 			rest := *s
 			rest.Prompt, rest.MCP = nil, nil

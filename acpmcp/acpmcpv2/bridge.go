@@ -1,0 +1,68 @@
+//go:build unstable_mcp_over_acp || unstable
+
+package acpmcpv2
+
+import (
+	"sync"
+
+	"github.com/acpgen/acpgen/acpmcp"
+	"github.com/acpgen/acpgen/generated/acpv2"
+)
+
+// A Bridge re-exports the "acp" servers of a connection's sessions as
+// loopback Streamable HTTP endpoints ([acpmcp.Bridge]), closed with the
+// connection.
+type Bridge struct {
+	*acpmcp.Bridge
+	stop chan struct{}
+	once sync.Once
+}
+
+// Doner is a connection that says when it has ended:
+// *acpv2.AgentSideConnection.
+type Doner interface {
+	Done() <-chan struct{}
+}
+
+// NewBridge returns a bridge that forwards through c and closes when conn
+// ends (or on Close).
+func NewBridge(c *Caller, conn Doner, opts *acpmcp.BridgeOptions) *Bridge {
+	b := &Bridge{Bridge: acpmcp.NewBridge(c.Caller, opts), stop: make(chan struct{})}
+	go func() {
+		select {
+		case <-conn.Done():
+			_ = b.Bridge.Close()
+		case <-b.stop:
+		}
+	}()
+	return b
+}
+
+// Close closes the listener and its connections.
+func (b *Bridge) Close() error {
+	b.once.Do(func() { close(b.stop) })
+	return b.Bridge.Close()
+}
+
+// AdaptServers returns servers with each "acp" entry replaced by an "http"
+// entry served by the bridge (its name and _meta kept), for an agent whose
+// MCP client takes only URLs.
+func (b *Bridge) AdaptServers(servers []acpv2.MCPServer) ([]acpv2.MCPServer, error) {
+	out := make([]acpv2.MCPServer, len(servers))
+	for i, s := range servers {
+		v, ok := s.Value.(*acpv2.MCPServerACPVariant)
+		if !ok {
+			out[i] = s
+			continue
+		}
+		d, err := b.Declare(string(v.ServerID), v.Name)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = acpv2.NewMCPServerHTTPVariant(d.Name, d.URL)
+		h := out[i].Value.(*acpv2.MCPServerHTTPVariant)
+		h.Headers = []acpv2.HTTPHeader{{Name: "Authorization", Value: d.Authorization}}
+		h.Meta = v.Meta
+	}
+	return out, nil
+}
