@@ -29,7 +29,7 @@ func (c *connection) serve(m *lineMessage) bool {
 	}
 	key := string(m.id)
 	// Not a child of c.ctx: end cancels the requests being served itself.
-	ctx := &requestContext{method: m.method, params: m.params.value}
+	ctx := &requestContext{method: m.method, params: m.params.value, seq: c.requestsRead.Add(1)}
 	initialize := c.init != nil && m.method == MethodInitialize
 	params := inParams{value: m.params.value, err: m.params.err}
 	var served chan struct{}
@@ -325,6 +325,7 @@ type requestContext struct {
 
 	method   string // the request's, and its decoded params (see answerServing)
 	params   any
+	seq      uint64   // its arrival number (see requestSeq)
 	answered bool     // the answer is on its way (see afterAnswer)
 	onAnswer []func() // run once it is
 }

@@ -152,6 +152,8 @@ type connection struct {
 	calls  callTracker  // outbound requests awaiting their responses
 	nextID atomic.Int64 // the id of the last outbound request
 
+	requestsRead atomic.Uint64 // inbound requests read so far (see arrived)
+
 	mu      sync.Mutex
 	err     error                      // why the connection ended, once it has
 	serving map[string]*requestContext // inbound requests by id as received

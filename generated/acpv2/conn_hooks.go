@@ -48,6 +48,23 @@ func afterAnswer(ctx context.Context, f func()) bool {
 	return true
 }
 
+// requestSeq returns the arrival number of the inbound request whose
+// context is ctx, or one derived from it: the requests a connection reads
+// are numbered 1, 2, … in the order they come. It returns 0 for any other
+// context.
+func requestSeq(ctx context.Context) uint64 {
+	if rc, _ := ctx.Value(requestContextKey{}).(*requestContext); rc != nil {
+		return rc.seq
+	}
+	return 0
+}
+
+// arrived returns the arrival number of the last inbound request read:
+// called from a notification's handler, which runs before the next line
+// is read, every request with a number up to it came before the
+// notification.
+func (c *connection) arrived() uint64 { return c.requestsRead.Load() }
+
 // markAnswered records that c's request is being answered and returns
 // the functions to run once the answer is handed to the writer; first is
 // false when it was answered already.

@@ -103,6 +103,9 @@ type turnSession struct {
 	held    []*heldPrompt // prompts waiting for their turn, in order
 	changed chan struct{} // closed and replaced when turn or held change
 	send    sync.Mutex
+	// cancelledTo is the arrival number (requestSeq) of the last request
+	// read before the last session/cancel: prompts up to it are refused.
+	cancelledTo uint64
 }
 
 // heldPrompt is a prompt waiting for the session's running turn to end.
@@ -135,7 +138,7 @@ func (r *TurnRunner) Prompt(ctx context.Context, p *PromptRequest) (*PromptRespo
 		return nil, NewInvalidParamsError(map[string]string{"details": "the prompt has no content block"})
 	}
 	r.mu.Lock()
-	s, err := r.waitIdle(ctx, p.SessionID)
+	s, err := r.waitIdle(ctx, p.SessionID, requestSeq(ctx))
 	if err != nil {
 		r.mu.Unlock()
 		return nil, err
@@ -150,12 +153,14 @@ func (r *TurnRunner) Prompt(ctx context.Context, p *PromptRequest) (*PromptRespo
 
 // waitIdle returns session id once no turn runs in it and no prompt held
 // before this one waits, holding r.mu, which it releases while it waits.
-func (r *TurnRunner) waitIdle(ctx context.Context, id SessionID) (*turnSession, error) {
+// seq is the prompt's arrival number: a prompt that came before a
+// session/cancel is refused, even if its handler runs after it.
+func (r *TurnRunner) waitIdle(ctx context.Context, id SessionID, seq uint64) (*turnSession, error) {
 	var h *heldPrompt
 	for {
 		s := r.sessions[id]
 		switch {
-		case h != nil && h.refused:
+		case h != nil && h.refused, s != nil && seq != 0 && seq <= s.cancelledTo:
 			return nil, NewRequestCancelledError()
 		case s == nil:
 			return nil, unknownSession(id)
@@ -214,6 +219,7 @@ func (r *TurnRunner) CancelSession(ctx context.Context, p *CancelSessionNotifica
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if s := r.sessions[p.SessionID]; s != nil {
+		s.cancelledTo = r.conn.arrived()
 		r.cancelLocked(s)
 	}
 	return nil

@@ -440,3 +440,55 @@ func TestTurnRunnerWait(t *testing.T) {
 	runner.Wait()
 	out.Close()
 }
+
+// TestTurnCancelBeforeInsert: a session/cancel read right after a prompt
+// cancels that prompt whether or not its handler has inserted it: the
+// prompt is refused -32800, or its turn (which waits for the cancel) ends
+// cancelled, never end_turn.
+func TestTurnCancelBeforeInsert(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+			select {
+			case <-ctx.Done():
+			case <-time.After(5 * time.Second):
+			}
+			return nil
+		}, nil)
+		p.send(promptHi + "\n" + `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess_1"}}`)
+		switch got := p.recv(); got {
+		case `{"jsonrpc":"2.0","id":2,"error":{"code":-32800,"message":"Request cancelled"}}`:
+		case acceptedHi:
+			p.expect(userHi, running, cancelled)
+		default:
+			t.Fatalf("after a prompt and a cancel: %s", got)
+		}
+	}
+}
+
+// TestTurnElicitation: requires_action while an elicitation waits, the
+// action cancel once the turn is cancelled.
+func TestTurnElicitation(t *testing.T) {
+	got := make(chan string, 1)
+	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+		var req CreateElicitationRequest
+		if err := json.Unmarshal([]byte(`{"mode":"form","sessionId":"sess_1","message":"name?","requestedSchema":{"type":"object","properties":{}}}`), &req); err != nil {
+			return err
+		}
+		r, err := turn.CreateElicitation(ctx, &req)
+		if err != nil {
+			return err
+		}
+		got <- r.Tag()
+		return nil
+	}, nil)
+	p.send(promptHi)
+	p.expect(acceptedHi, userHi, running, requires)
+	if line := p.recv(); !strings.Contains(line, `"method":"elicitation/create"`) {
+		t.Fatalf("want the elicitation, got %s", line)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess_1"}}`)
+	p.expect(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}`, cancelled)
+	if action := <-got; action != "cancel" {
+		t.Errorf("action %q, want cancel", action)
+	}
+}
