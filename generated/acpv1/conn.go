@@ -464,11 +464,7 @@ func (c *connection) cancelServing(params []byte) {
 	c.mu.Lock()
 	ctx := c.serving[string(id)]
 	c.mu.Unlock()
-	switch {
-	case ctx == nil:
-	case cancelledResults[ctx.method] != nil:
-		c.answerEarly(string(id), ctx, cancelledResults[ctx.method]())
-	default:
+	if ctx != nil && (answerCancelled == nil || !answerCancelled(c, string(id), ctx)) {
 		ctx.cancel()
 	}
 }

@@ -17,11 +17,13 @@ import "context"
 // request, and any context derived from it, finds the request's context.
 type requestContextKey struct{}
 
-// cancelledResults holds, by method, the result that answers an inbound
-// request of that method once it is cancelled (by the peer's
-// $/cancel_request, or by answerServing), instead of -32800: a permission
-// request's "cancelled" outcome. Runtime files add to it in their init.
-var cancelledResults = map[string]func() any{}
+// answerCancelled, when set (by a runtime file's init), answers an inbound
+// request that the peer cancels with $/cancel_request, with id as
+// received and context ctx, with a result of its own rather than -32800
+// (a permission request's "cancelled" outcome), and reports whether it
+// did (with answerEarly). A variable, so that a package whose runtime
+// sets none links none of it.
+var answerCancelled func(c *connection, id string, ctx *requestContext) bool
 
 // initializeContract, when set (by a runtime file's init), checks the
 // result of an agent's initialize against the agent it serves before it

@@ -15,8 +15,12 @@ import (
 // cancels ($/cancel_request) is answered with the cancelled outcome, as
 // the protocol asks, whatever its handler returns later.
 func init() {
-	cancelledResults[MethodRequestPermission] = func() any {
-		return NewRequestPermissionResponse(NewRequestPermissionOutcomeCancelled())
+	answerCancelled = func(c *connection, id string, ctx *requestContext) bool {
+		if ctx.method != MethodRequestPermission {
+			return false
+		}
+		c.answerEarly(id, ctx, NewRequestPermissionResponse(NewRequestPermissionOutcomeCancelled()))
+		return true
 	}
 }
 
@@ -42,7 +46,7 @@ func (s *ActiveSession) Cancel(ctx context.Context) error {
 		if !ok || p.SessionID != s.id || forBackground(p, background) {
 			return nil
 		}
-		return cancelledResults[MethodRequestPermission]()
+		return NewRequestPermissionResponse(NewRequestPermissionOutcomeCancelled())
 	})
 	return nil
 }
