@@ -30,9 +30,11 @@ type TurnFunc func(ctx context.Context, t *Turn) error
 // TurnStop is an error that ends a turn with a stop reason of the
 // agent's choosing (NewIdleStateUpdateMaxTokens(), NewIdleStateUpdateRefusal(), …).
 type TurnStop struct {
+	// Reason is the idle update's stop reason.
 	Reason IdleStateUpdate
 }
 
+// Error says which stop reason ended the turn.
 func (e *TurnStop) Error() string { return "the turn stopped: " + e.Reason.Tag() }
 
 // TurnRunner runs the prompt turns of an agent's sessions as the v2 prompt
