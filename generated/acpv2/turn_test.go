@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -108,7 +109,7 @@ func counter() func(string) string {
 
 // turnPeer serves a TurnRunner agent whose turns run turn, initializes
 // and creates session sess_1.
-func turnPeer(t *testing.T, turn TurnFunc, opts *TurnOptions) *wirePeer {
+func turnPeer(t *testing.T, turn TurnFunc, opts *TurnOptions, connOpts ...ConnOption) *wirePeer {
 	if opts == nil {
 		opts = &TurnOptions{}
 	}
@@ -116,7 +117,7 @@ func turnPeer(t *testing.T, turn TurnFunc, opts *TurnOptions) *wirePeer {
 	p := newWirePeer(t, func(w io.Writer, r io.Reader) interface{ Done() <-chan struct{} } {
 		return NewAgentSideConnectionFunc(func(c *AgentSideConnection) Agent {
 			return &turnAgent{TurnRunner: NewTurnRunner(c, turn, opts), caps: true}
-		}, w, r)
+		}, w, r, connOpts...)
 	})
 	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"}}}`)
 	if got := p.recv(); !strings.Contains(got, `"capabilities":{"session":{}}`) {
@@ -210,10 +211,24 @@ func TestTurnError(t *testing.T) {
 		p.expect(acceptedHi, userHi, running,
 			upd+`{"sessionUpdate":"state_update","state":"idle","stopReason":"error","error":`+c.want+`}}}`)
 	}
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error { panic("secret") }, nil)
+	// A panic is logged, and reaches the client as an internal error
+	// without its text.
+	var log strings.Builder
+	var logMu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(b []byte) (int, error) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		return log.Write(b)
+	}), nil))
+	p := turnPeer(t, func(ctx context.Context, turn *Turn) error { panic("secret") }, nil, WithLogger(logger))
 	p.send(promptHi)
 	p.expect(acceptedHi, userHi, running,
 		upd+`{"sessionUpdate":"state_update","state":"idle","stopReason":"error","error":{"code":-32603,"message":"Internal error"}}}}`)
+	logMu.Lock()
+	if !strings.Contains(log.String(), "panic=secret") {
+		t.Errorf("the panic was not logged: %q", log.String())
+	}
+	logMu.Unlock()
 	p = turnPeer(t, func(ctx context.Context, turn *Turn) error {
 		return &TurnStop{Reason: NewIdleStateUpdateMaxTokens()}
 	}, nil)
@@ -492,3 +507,8 @@ func TestTurnElicitation(t *testing.T) {
 		t.Errorf("action %q, want cancel", action)
 	}
 }
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
