@@ -65,9 +65,10 @@ type TurnRunner struct {
 
 	mu       sync.Mutex
 	sessions map[SessionID]*turnSession
-	order    []SessionID   // the sessions in the order they were created
-	running  int           // turns whose goroutine has not ended
-	drained  chan struct{} // closed when running drops to 0
+	order    []SessionID          // the sessions in the order they were created
+	closed   map[SessionID]uint64 // closed sessions: the close request's requestSeq
+	running  int                  // turns whose goroutine has not ended
+	drained  chan struct{}        // closed when running drops to 0
 }
 
 // TurnOptions tune a TurnRunner; the zero value is ready to use.
@@ -88,7 +89,7 @@ type TurnOptions struct {
 // NewTurnRunner returns the runner of the turns of conn's sessions, which
 // run calls; opts may be nil.
 func NewTurnRunner(conn *AgentSideConnection, run TurnFunc, opts *TurnOptions) *TurnRunner {
-	r := &TurnRunner{conn: conn, run: run, sessions: map[SessionID]*turnSession{}}
+	r := &TurnRunner{conn: conn, run: run, sessions: map[SessionID]*turnSession{}, closed: map[SessionID]uint64{}}
 	if opts != nil {
 		r.opts = *opts
 	}
@@ -164,6 +165,8 @@ func (r *TurnRunner) waitIdle(ctx context.Context, id SessionID, seq uint64) (*t
 		switch {
 		case h != nil && h.refused, s != nil && seq != 0 && seq <= s.cancelledTo:
 			return nil, NewRequestCancelledError()
+		case s == nil && seq != 0 && seq < r.closed[id]:
+			return nil, NewRequestCancelledError() // read before the session/close
 		case s == nil:
 			return nil, unknownSession(id)
 		case r.conn.ctx.Err() != nil:

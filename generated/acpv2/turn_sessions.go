@@ -139,7 +139,8 @@ func (r *TurnRunner) ResumeSession(ctx context.Context, p *ResumeSessionRequest)
 
 // CloseSession answers session/close: the running turn is cancelled and
 // its end (its idle update, stop reason cancelled) awaited, the held
-// prompts are answered -32800, and the runner forgets the session. A
+// prompts, and those read before the close, are answered -32800, and the
+// runner forgets the session (but for the close's arrival number). A
 // session it does not keep is closed already: that succeeds.
 func (r *TurnRunner) CloseSession(ctx context.Context, p *CloseSessionRequest) (*CloseSessionResponse, error) {
 	r.mu.Lock()
@@ -149,6 +150,7 @@ func (r *TurnRunner) CloseSession(ctx context.Context, p *CloseSessionRequest) (
 		r.cancelLocked(s)
 		t = s.turn
 		delete(r.sessions, s.id)
+		r.closed[s.id] = requestSeq(ctx)
 		for i, id := range r.order {
 			if id == s.id {
 				r.order = append(r.order[:i:i], r.order[i+1:]...)

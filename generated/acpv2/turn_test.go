@@ -512,3 +512,33 @@ func TestTurnElicitation(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// TestTurnCloseBeforeInsert: a prompt read before a session/close is
+// refused -32800 or its turn ends cancelled; a prompt after it gets -32002.
+func TestTurnCloseBeforeInsert(t *testing.T) {
+	for i := 0; i < 10; i++ {
+		p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+			<-ctx.Done()
+			return nil
+		}, nil)
+		p.send(promptHi + "\n" + `{"jsonrpc":"2.0","id":9,"method":"session/close","params":{"sessionId":"sess_1"}}`)
+		// The close is answered last: after the turn's idle update, and the
+		// refused prompt's answer may come after it.
+		var lines []string
+		for len(lines) < 6 && !strings.Contains(strings.Join(lines, "\n"), `"id":9,"result":{}`) {
+			lines = append(lines, p.recv())
+		}
+		all := strings.Join(lines, "\n")
+		if !strings.Contains(all, acceptedHi) && !strings.Contains(all, `"id":2,"error":{"code":-32800`) {
+			lines = append(lines, p.recv()) // the refusal, after the close's answer
+			all = strings.Join(lines, "\n")
+		}
+		refused := strings.Contains(all, `"id":2,"error":{"code":-32800`)
+		ran := strings.Contains(all, acceptedHi) && strings.Contains(all, cancelled)
+		if refused == ran || !strings.Contains(all, `"id":9,"result":{}`) {
+			t.Fatalf("after a prompt and a close:\n%s", all)
+		}
+		p.send(strings.Replace(promptHi, `"id":2`, `"id":10`, 1))
+		p.expect(`{"jsonrpc":"2.0","id":10,"error":{"code":-32002,"message":"Resource not found","data":{"sessionId":"sess_1"}}}`)
+	}
+}
