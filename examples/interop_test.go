@@ -44,7 +44,7 @@ func TestInitializeGateMatchesTypeScript(t *testing.T) {
 			`{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":0,"supported":[1,2]}}}`},
 		{`[]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: JSON-RPC batches are not supported"}}`},
 		{`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":1}}`,
-			`{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":1,"authMethods":[]}}`},
+			`{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":1,"authMethods":[],"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"}}}`},
 	} {
 		goAgent.send(c.line)
 		tsAgent.send(c.line)
@@ -108,7 +108,7 @@ func checkClientCases(t *testing.T, out []byte, beforeInitialize bool) {
 		// The version router answers before initialize, as the TypeScript SDK's does.
 		t.Errorf("session/new before initialize: %+v %s", f, f.Data)
 	}
-	if !jsonEqual(string(got.Initialize), `{"protocolVersion":1,"authMethods":[]}`) {
+	if !jsonEqual(string(got.Initialize), `{"protocolVersion":1,"authMethods":[],"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"}}`) {
 		t.Errorf("initialize: %s", got.Initialize)
 	}
 	got.check(t, false)

@@ -11,7 +11,11 @@ import * as v2 from "@agentclientprotocol/sdk/experimental/v2";
 let sessions = 0;
 const agentV1 = v1
   .agent()
-  .onRequest("initialize", () => ({ protocolVersion: 1, authMethods: [] }))
+  .onRequest("initialize", () => ({
+    protocolVersion: 1,
+    authMethods: [],
+    agentInfo: { name: "acpgen-example-agent", version: "1.0.0" },
+  }))
   .onRequest("session/new", () => ({ sessionId: `sess_${++sessions}` }))
   .onNotification("session/cancel", () => {});
 const agentV2 = v2

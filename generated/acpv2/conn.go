@@ -154,6 +154,8 @@ type connection struct {
 	calls  callTracker  // outbound requests awaiting their responses
 	nextID atomic.Int64 // the id of the last outbound request
 
+	requestsRead atomic.Uint64 // inbound requests read so far (see arrived)
+
 	mu      sync.Mutex
 	err     error                      // why the connection ended, once it has
 	serving map[string]*requestContext // inbound requests by id as received
@@ -484,7 +486,7 @@ func (c *connection) cancelServing(params []byte) {
 	c.mu.Lock()
 	ctx := c.serving[string(id)]
 	c.mu.Unlock()
-	if ctx != nil {
+	if ctx != nil && (answerCancelled == nil || !answerCancelled(c, string(id), ctx)) {
 		ctx.cancel()
 	}
 }

@@ -39,7 +39,8 @@ func (c bridgeClient) CompleteElicitation(ctx context.Context, p *acpv2.Complete
 
 // UpdateSession sends the client the v1 form of the agent's session update.
 // The idle state update that ends a turn answers the v1 prompt instead; the
-// other state updates have no v1 form and are not sent. An update that has
+// other state updates have no v1 form and are not sent, nor is the echo of
+// the prompt's user message (user_message). An update that has
 // no v1 form, or none for this client, is not sent and goes to
 // BridgeOptions.Undeliverable.
 func (c bridgeClient) UpdateSession(ctx context.Context, n *acpv2.UpdateSessionNotification) error {
@@ -62,6 +63,10 @@ func (c bridgeClient) updateToV1(n *acpv2.UpdateSessionNotification) (u acpv1.Se
 		if idle, ok := v.StateUpdate.Value.(*acpv2.StateUpdateIdle); ok {
 			c.b.idle(n.SessionID, idle.IdleStateUpdate)
 		}
+		return u, false, nil
+	case *acpv2.SessionUpdateUserMessage:
+		// The echo of the prompt's user message: the v1 client has the
+		// prompt, and a v1 agent echoes one only when it replays history.
 		return u, false, nil
 	case *acpv2.SessionUpdatePlanUpdate:
 		return c.planToV1(n.Update, v)
