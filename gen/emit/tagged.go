@@ -73,7 +73,12 @@ func taggedDecoder(f *jen.File, t *ir.Type) {
 		jen.Id("u").Dot("Value").Op("=").Id("v"),
 		jen.Return(jen.Nil()),
 	)
-	f.Comment(fmt.Sprintf("decodeRest decodes the variant that %q names; an unknown value gives %s.", u.Tag, variantRef(u.Fallback)))
+	if u.UnknownDefault {
+		f.Comment(fmt.Sprintf("decodeRest decodes the variant that %q names; an unknown value gives %s when the", u.Tag, variantRef(u.Default)))
+		f.Comment(fmt.Sprintf("object fits it, as the schema reads it, else %s.", variantRef(u.Fallback)))
+	} else {
+		f.Comment(fmt.Sprintf("decodeRest decodes the variant that %q names; an unknown value gives %s.", u.Tag, variantRef(u.Fallback)))
+	}
 	if u.Default != nil {
 		f.Comment(fmt.Sprintf("Without %q it gives %s.", u.Tag, variantRef(u.Default)))
 	}
@@ -167,12 +172,12 @@ func variantCases(t *ir.Type) []jen.Code {
 */
 func unknownVariant(t *ir.Type) []jen.Code {
 	u := t.Union
-	other := []jen.Code{
-		jen.Id("other").Op(":=").Op("&").Id(u.Fallback.GoName).Values(jen.Dict{jen.Id("Tag"): jen.String().Call(jen.Id("tag"))}),
-		jen.If(jen.Id("rest").Op("==").Nil()).Block(append([]jen.Code{
-			jen.If(jen.Err().Op(":=").Id("other").Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(1)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		}, keepOther(t, jen.Id("other"))...)...),
-		jen.Id("v").Op("=").Id("other"),
+	var other []jen.Code
+	if u.UnknownDefault {
+		// v = &AuthMethodAgentVariant{Tag: string(tag)}
+		other = []jen.Code{jen.Id("v").Op("=").Op("&").Id(u.Default.GoName).Values(jen.Dict{jen.Id("Tag"): jen.String().Call(jen.Id("tag"))})}
+	} else {
+		other = unknownOther(t)
 	}
 	if !t.GatedVariants() {
 		return other
@@ -182,19 +187,42 @@ func unknownVariant(t *ir.Type) []jen.Code {
 	).Else().Block(other...)}
 }
 
+// unknownOther keeps an unknown tag's object in the unknown variant.
+func unknownOther(t *ir.Type) []jen.Code {
+	u := t.Union
+	return []jen.Code{
+		jen.Id("other").Op(":=").Op("&").Id(u.Fallback.GoName).Values(jen.Dict{jen.Id("Tag"): jen.String().Call(jen.Id("tag"))}),
+		jen.If(jen.Id("rest").Op("==").Nil()).Block(append([]jen.Code{
+			jen.If(jen.Err().Op(":=").Id("other").Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(1)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		}, keepOther(t, jen.Id("other"))...)...),
+		jen.Id("v").Op("=").Id("other"),
+	}
+}
+
 // variantRead decodes the variant chosen. With a variant without tag, one
-// that fails leaves that variant, when it fits.
+// that fails leaves that variant, when it fits; when that variant leaves
+// the tag free (ir.UnionInfo.DefaultTag) it keeps the tag, and when it
+// took an unknown tag (UnknownDefault) and does not fit, the object is
+// kept in the unknown variant.
 /*
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest, sessionUpdateMembers); err != nil {
-		if _, isDefault := v.(*AuthMethodAgent); isDefault {
-			return err
+	if err := d.variant(v, start, rest, authMethodMembers); err != nil {
+		if def, isDefault := v.(*AuthMethodAgentVariant); isDefault {
+			if def.Tag == "" {
+				return err
+			}
+			other := new(AuthMethodOther)
+			if err := d.orDefault(other, start, rest, depth, nil, err); err != nil {
+				return err
+			}
+			v = other
+		} else {
+			def := &AuthMethodAgentVariant{Tag: v.authMethodTag()}
+			if err := d.orDefault(def, start, rest, depth, authMethodMembers, err); err != nil {
+				return err
+			}
+			v = def
 		}
-		def := new(AuthMethodAgent)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
 	}
 */
 func variantRead(t *ir.Type) []jen.Code {
@@ -203,14 +231,34 @@ func variantRead(t *ir.Type) []jen.Code {
 	if u.Default == nil {
 		return []jen.Code{jen.If(read, jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}
 	}
+	orDefault := func(v string, outer jen.Code) jen.Code {
+		return jen.If(jen.Err().Op(":=").Id("d").Dot("orDefault").Call(jen.Id(v), jen.Id("start"), jen.Id("rest"), jen.Id("depth"), outer, jen.Err()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	}
+	isDefault := jen.Id("_")
+	onDefault := []jen.Code{jen.Return(jen.Err())}
+	if u.UnknownDefault {
+		isDefault = jen.Id("def")
+		onDefault = []jen.Code{
+			jen.If(jen.Id("def").Dot("Tag").Op("==").Lit("")).Block(jen.Return(jen.Err())),
+			jen.Id("other").Op(":=").New(jen.Id(u.Fallback.GoName)),
+			orDefault("other", jen.Nil()),
+			jen.Id("v").Op("=").Id("other"),
+		}
+	}
+	def, outer := jen.Id("def").Op(":=").New(jen.Id(u.Default.GoName)), jen.Code(jen.Nil())
+	if u.DefaultTag {
+		def = jen.Id("def").Op(":=").Op("&").Id(u.Default.GoName).Values(jen.Dict{jen.Id("Tag"): jen.Id("v").Dot(u.Marker).Call()})
+		outer = jen.Id(u.Members)
+	}
+	test := jen.If(jen.List(isDefault, jen.Id("isDefault")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Default.GoName)), jen.Id("isDefault")).Block(onDefault...)
+	fallThrough := []jen.Code{def, orDefault("def", outer), jen.Id("v").Op("=").Id("def")}
+	onErr := append([]jen.Code{test}, fallThrough...)
+	if u.UnknownDefault {
+		onErr = []jen.Code{test.Else().Block(fallThrough...)}
+	}
 	return []jen.Code{
 		jen.Id("depth").Op(":=").Id("d").Dot("StackDepth").Call(),
-		jen.If(read, jen.Err().Op("!=").Nil()).Block(
-			jen.If(jen.List(jen.Id("_"), jen.Id("isDefault")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Default.GoName)), jen.Id("isDefault")).Block(jen.Return(jen.Err())),
-			jen.Id("def").Op(":=").New(jen.Id(u.Default.GoName)),
-			jen.If(jen.Err().Op(":=").Id("d").Dot("orDefault").Call(jen.Id("def"), jen.Id("start"), jen.Id("rest"), jen.Id("depth"), jen.Err()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Id("v").Op("=").Id("def"),
-		),
+		jen.If(read, jen.Err().Op("!=").Nil()).Block(onErr...),
 	}
 }
 

@@ -206,6 +206,20 @@ type UnionInfo struct {
 	Variants []*Variant
 	// Default is decoded when the tag is absent (or null); it is encoded without tag.
 	Default *Variant
+	// DefaultTag: the schema's branch of Default does not constrain the
+	// tag (no property of that name, no additionalProperties: false, in
+	// the branch or the definitions it is made of), so a value with a tag
+	// can be the default variant too: a known variant's tag whose object
+	// does not fit that variant, or an unknown one. The default variant
+	// then keeps the tag it was decoded with, reports it as the union's
+	// Tag and writes it back.
+	DefaultTag bool
+	// UnknownDefault: an unknown tag decodes into Default, as the schema's
+	// anyOf (and the reference decoder) read it, when the object fits it;
+	// one that does not is kept in Fallback. Set when DefaultTag and the
+	// schema has no branch of its own for unknown tags (v1 AuthMethod: a
+	// method of a type this package does not know is an agent method).
+	UnknownDefault bool
 	// Fallback keeps an unknown variant: an unknown tag, or a value that fits
 	// no alternative of an untagged union. Tagged unions always have one.
 	Fallback *Variant

@@ -452,7 +452,7 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64, _ []string) error 
 			return err
 		}
 		def := new(IdleStateUpdateNone)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+		if err := d.orDefault(def, start, rest, depth, nil, err); err != nil {
 			return err
 		}
 		v = def
