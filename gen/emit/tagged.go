@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/dave/jennifer/jen"
 
@@ -65,7 +66,7 @@ func taggedDecoder(f *jen.File, t *ir.Type) {
 		body = append(body, jen.If(jen.Op("!").Id("found")).Block(jen.Return(jen.Id("missing").Call(jen.Lit(u.Tag), jen.Id("u")))), choose)
 	}
 	body = append(body, variantRead(t)...)
-	if len(u.OtherShared) > 0 {
+	if u.KeepsOther() {
 		body = append(body, jen.If(jen.List(jen.Id("other"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Fallback.GoName)), jen.Id("ok")).Block(
 			jen.Return(jen.Id("u").Dot("keepOther").Call(jen.Id("other")))))
 	}
@@ -338,7 +339,7 @@ func (e *emitter) fallbackCodec(f *jen.File, t *ir.Type) {
 
 // keepOther ends decodeRest with the unknown variant other.
 func keepOther(t *ir.Type, other jen.Code) []jen.Code {
-	if len(t.Union.OtherShared) > 0 {
+	if t.Union.KeepsOther() {
 		return []jen.Code{jen.Return(jen.Id("u").Dot("keepOther").Call(other))}
 	}
 	return []jen.Code{jen.Id("u").Dot("Value").Op("=").Add(other), jen.Return(jen.Nil())}
@@ -365,7 +366,7 @@ func keepOther(t *ir.Type, other jen.Code) []jen.Code {
 */
 func keepOtherMethod(f *jen.File, t *ir.Type) {
 	u := t.Union
-	if len(u.OtherShared) == 0 {
+	if !u.KeepsOther() {
 		return
 	}
 	body := []jen.Code{jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("other").Dot("appendMembers").Call(jen.Nil())}
@@ -373,9 +374,20 @@ func keepOtherMethod(f *jen.File, t *ir.Type) {
 		body = append(body, jen.If(jen.Err().Op("==").Nil()).Block(
 			jen.List(jen.Id("b"), jen.Err()).Op("=").Parens(jen.Op("*").Id(t.Union.Shared)).Call(jen.Id("u")).Dot("appendMembers").Call(jen.Id("b"))))
 	}
+	body = append(body, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	names := append([]jen.Code{jen.Id("other").Dot("Raw"), jen.Id("b")}, lits(u.OtherShared)...)
+	if keys := sortedKeys(u.OtherSharedGated); len(keys) > 0 {
+		// The members that build tags add, from the extension structs:
+		// names := append([]string{"_meta", …}, u.xTags.otherShared()...)
+		names = names[:2]
+		body = append(body, jen.Id("names").Op(":=").Index().String().Values(lits(u.OtherShared)...))
+		for _, k := range keys {
+			body = append(body, jen.Id("names").Op("=").Append(jen.Id("names"), jen.Id("u").Dot(t.Extensions[k]).Dot("otherShared").Call().Op("...")))
+		}
+		names = append(names, jen.Id("names").Op("..."))
+	}
 	body = append(body,
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Id("other").Dot("Raw").Op("=").Id("patchShared").Call(append([]jen.Code{jen.Id("other").Dot("Raw"), jen.Id("b")}, lits(u.OtherShared)...)...),
+		jen.Id("other").Dot("Raw").Op("=").Id("patchShared").Call(names...),
 		jen.Id("u").Dot("Value").Op("=").Id("other"),
 		jen.Return(jen.Nil()),
 	)
@@ -403,4 +415,14 @@ func (e *emitter) gatedVariants(out pair, gv ir.GatedVariants) {
 // encoding starts with.
 func tagMember(tag, value string) string {
 	return quote(tag) + ":" + quote(value)
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys(m map[string][]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

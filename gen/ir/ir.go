@@ -240,6 +240,11 @@ type UnionInfo struct {
 	// one (a default on error or null, invalid items dropped), the variant's
 	// Raw holds it as decoded; the rest of the object stays as received.
 	OtherShared []string
+	// OtherSharedGated, decided by check.Lower, are the shared fields of a
+	// stable union that build tags add (in the extension struct of their
+	// gate key, by key), which an unknown variant is decoded and checked
+	// for as OtherShared are, in the builds that have them.
+	OtherSharedGated map[string][]string
 
 	// The Go names the emitter derives from the union's, set by package
 	// names, which claims them: Interface, the interface its variants
@@ -248,6 +253,13 @@ type UnionInfo struct {
 	// list of the members of a tagged union that its variants leave to it;
 	// Shared, the type through which the shared fields are decoded.
 	Interface, Marker, Registry, Members, Shared string
+}
+
+// KeepsOther reports whether an unknown variant of the union is decoded
+// and checked for members every variant shares (OtherShared, or
+// OtherSharedGated in some builds).
+func (u *UnionInfo) KeepsOther() bool {
+	return len(u.OtherShared) > 0 || len(u.OtherSharedGated) > 0
 }
 
 // RemovedTag is a tag a union no longer has, and why.

@@ -2992,7 +2992,9 @@ func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
 	if err != nil {
 		return err
 	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "background")
+	names := []string{"_meta", "background"}
+	names = append(names, u.idleStateUpdateEndTurnTokenUsage.otherShared()...)
+	other.Raw = patchShared(other.Raw, b, names...)
 	u.Value = other
 	return nil
 }
