@@ -70,42 +70,39 @@ func replaceDefinition(data []byte, name string, edit func(any) any) ([]byte, er
 }
 
 // TestSessionDefinitionKinds: the session runtime keys maps with session
-// and tool call ids and compares them, and calls constructors whose
-// parameters follow the schema's property order: a schema whose SessionId
-// (v1) or ToolCallId (v2) is not a string ("true": any JSON value), or
-// whose PromptRequest lists prompt before sessionId, generates packages
-// without the session files, which compile, instead of session files that
-// do not (invalid map key type SessionID).
+// ids and compares them, and calls constructors whose parameters follow
+// the schema's property order: a schema whose v1 SessionId is not a string
+// ("true": any JSON value), and whose v2 PromptRequest lists prompt before
+// sessionId, generates packages without the session files, which compile,
+// instead of session files that do not (invalid map key type SessionID;
+// NewPromptRequest's arguments swapped). One schema holds both cases, one
+// per version, so that the packages are type-checked once.
 func TestSessionDefinitionKinds(t *testing.T) {
-	anything := func(any) any { return true }
-	sorted := func(v any) any { return v } // written again with its keys sorted: prompt before sessionId
-	for name, edits := range map[string]map[string]map[string]func(any) any{
-		"ids":         {"v1/": {"SessionId": anything}, "v2/": {"ToolCallId": anything}},
-		"constructor": {"v1/": {"PromptRequest": sorted}, "v2/": {"PromptRequest": sorted}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			out, err := Generate(withDefinitions(t, edits))
-			if err != nil {
-				t.Fatal(err)
-			}
-			files := map[string][]byte{}
-			for name, data := range out.Files {
-				if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
-					files[name] = data
-				}
-			}
-			for _, name := range []string{"acpv1/session.go", "acpv1/session_conn.go", "acpv2/session.go", "acpv2/session_conn.go"} {
-				if files[name] != nil {
-					t.Errorf("%s generated for a schema whose definitions the session runtime cannot use", name)
-				}
-			}
-			if files["acpv1/conn.go"] == nil || files["acpv2/conn.go"] == nil {
-				t.Fatal("the connections were not generated")
-			}
-			if testing.Short() {
-				t.Skip("type-checks the packages")
-			}
-			checkPackages(t, writeModule(t, files), []string{"", "unstable"})
-		})
+	fsys := withDefinitions(t, map[string]map[string]func(any) any{
+		"v1/": {"SessionId": func(any) any { return true }},
+		// Written again with its keys sorted: prompt before sessionId.
+		"v2/": {"PromptRequest": func(v any) any { return v }},
+	})
+	out, err := Generate(fsys)
+	if err != nil {
+		t.Fatal(err)
 	}
+	files := map[string][]byte{}
+	for name, data := range out.Files {
+		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			files[name] = data
+		}
+	}
+	for _, name := range []string{"acpv1/session.go", "acpv1/session_conn.go", "acpv2/session.go", "acpv2/session_conn.go"} {
+		if files[name] != nil {
+			t.Errorf("%s generated for a schema whose definitions the session runtime cannot use", name)
+		}
+	}
+	if files["acpv1/conn.go"] == nil || files["acpv2/conn.go"] == nil {
+		t.Fatal("the connections were not generated")
+	}
+	if testing.Short() {
+		t.Skip("type-checks the packages")
+	}
+	checkPackages(t, writeModule(t, files), []string{"", "unstable"})
 }
