@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/gen/api"
 	"github.com/acpgen/acpgen/gen/pipeline"
 	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/templates"
@@ -90,4 +91,44 @@ func TestDiffUnstable(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "unstable.golden", out.Bytes())
+}
+
+// TestDiffPromotedMethod: the surface lists the methods a type promotes
+// from an unexported embedded one, as go doc shows them, so that diff
+// reports one that a build tag adds (testdata/promoted: Conn embeds conn,
+// whose Extra comes with unstable_extra); an alias reads as the type it
+// stands for, and a method promoted from an exported type is left to it.
+func TestDiffPromotedMethod(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages with the go command")
+	}
+	var out bytes.Buffer
+	if err := diff([]string{"testdata/promoted"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "+ pkg promoted, method (Conn) Extra() error #unstable_extra") {
+		t.Errorf("diff does not report Extra, which unstable_extra adds to Conn through conn:\n%s", out.String())
+	}
+	lines, err := api.Tagged("testdata/promoted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var surface []string
+	for _, l := range lines {
+		surface = append(surface, l.String())
+	}
+	all := strings.Join(surface, "\n")
+	for _, want := range []string{
+		"pkg promoted, method (Conn) Close() error",
+		"pkg promoted, method (Conn) Extra() error #unstable_extra",
+		"pkg promoted, type Raw = json.RawMessage",
+		"pkg promoted, method (Peer) Hello()",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("surface lacks %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "method (Pair) Hello") {
+		t.Errorf("Hello listed on Pair, which embeds the exported Peer:\n%s", all)
+	}
 }

@@ -85,7 +85,12 @@ func typeLines(add func(string, ...any), obj *types.TypeName, qual types.Qualifi
 		name += "[" + strings.Join(params, ", ") + "]"
 	}
 	if obj.IsAlias() {
-		add("type %s = %s", name, types.TypeString(obj.Type(), qual))
+		// The type it stands for, as declared: ExtNotification = json.RawMessage.
+		rhs := obj.Type()
+		if a, ok := rhs.(*types.Alias); ok {
+			rhs = a.Rhs()
+		}
+		add("type %s = %s", name, types.TypeString(rhs, qual))
 		return
 	}
 	under := obj.Type().Underlying()
@@ -98,20 +103,52 @@ func typeLines(add func(string, ...any), obj *types.TypeName, qual types.Qualifi
 	default:
 		add("type %s %s", name, types.TypeString(under, qual))
 	}
+	methodLines(add, obj, name, qual)
+}
+
+// methodLines lists the exported methods of obj as go doc shows them: its
+// own, and those promoted from an embedded type that is not exported (the
+// connections' Close, Done, Err, ExtMethod and ExtNotification, from the
+// unexported connection they embed), whose type a reader cannot look up.
+// A method in the method set of the value type has the value receiver.
+func methodLines(add func(string, ...any), obj *types.TypeName, name string, qual types.Qualifier) {
+	values := types.NewMethodSet(obj.Type())
 	mset := types.NewMethodSet(types.NewPointer(obj.Type()))
 	for i := 0; i < mset.Len(); i++ {
-		m := mset.At(i).Obj()
-		if !m.Exported() || len(mset.At(i).Index()) > 1 {
-			continue // unexported, or promoted from an embedded type
+		sel := mset.At(i)
+		m := sel.Obj()
+		if !m.Exported() {
+			continue
 		}
+		sig, _ := m.Type().(*types.Signature)
 		recv := name
-		if sig, ok := m.Type().(*types.Signature); ok {
+		if len(sel.Index()) > 1 {
+			if sig == nil || declaredExported(sig) {
+				continue // promoted from an exported type, which lists it
+			}
+			if values.Lookup(m.Pkg(), m.Name()) == nil {
+				recv = "*" + name
+			}
+		} else if sig != nil {
 			if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
 				recv = "*" + name
 			}
 		}
 		add("method (%s) %s%s", recv, m.Name(), strings.TrimPrefix(types.TypeString(m.Type(), qual), "func"))
 	}
+}
+
+// declaredExported reports whether the receiver type that method signature
+// sig was declared on is exported.
+func declaredExported(sig *types.Signature) bool {
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Exported()
+	}
+	return true
 }
 
 // fieldLines lists exported fields, and the fields that unexported embedded

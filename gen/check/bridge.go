@@ -43,6 +43,7 @@ var bridgeNeeds = map[string][]string{
 		"SetSessionConfigOptionRequest.sessionId!", "SetSessionConfigOptionRequest.configId!",
 		"SetSessionConfigOptionRequest._meta?", "SetSessionConfigOptionRequest:boolean",
 		"NewSessionResponse", "ResumeSessionResponse", "ListSessionsResponse", "CreateElicitationRequest",
+		"InitializeResponse(protocolVersion)", "PromptResponse(stopReason)", "SessionNotification(sessionId update)",
 	},
 	ir.V2: {
 		"initialize", "session/new", "session/resume", "session/prompt", "session/cancel",
@@ -71,6 +72,8 @@ var bridgeNeeds = map[string][]string{
 		"SetSessionConfigOptionRequest.sessionId!", "SetSessionConfigOptionRequest.configId!",
 		"SetSessionConfigOptionRequest._meta?", "SetSessionConfigOptionRequest:id",
 		"SetSessionConfigOptionRequest:boolean", "CancelSessionNotification", "CreateElicitationResponse",
+		"InitializeRequest(protocolVersion info)", "SetSessionConfigOptionRequest(sessionId configId *)",
+		"UpdateSessionNotification(sessionId update)", "SessionUpdate:available_commands_update(availableCommands)",
 	},
 }
 

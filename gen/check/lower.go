@@ -57,6 +57,7 @@ func lower(p *ir.Package, s *shaper) {
 	}
 	for _, t := range unions {
 		t.Union.OtherShared = otherShared(t)
+		t.Union.OtherSharedGated = otherSharedGated(t)
 	}
 	p.Error, p.ErrorCode = errorType(p)
 	p.RPC = hasRPC(p)
@@ -103,6 +104,30 @@ func otherShared(t *ir.Type) []string {
 	}
 	embeds(u.Fallback.Embeds)
 	sort.Strings(out)
+	return out
+}
+
+// otherSharedGated lists, sorted by gate key, the shared fields that build
+// tags add to the stable tagged union t, which an unknown variant is
+// decoded for in the builds that have them (ir.UnionInfo.OtherSharedGated);
+// nil when there are none.
+func otherSharedGated(t *ir.Type) map[string][]string {
+	u := t.Union
+	if u.Tag == "" || u.Fallback == nil || t.Unstable {
+		return nil
+	}
+	var out map[string][]string
+	for _, f := range t.Fields {
+		if f.Unstable && f.JSONName != u.Tag {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[f.Key()] = append(out[f.Key()], f.JSONName)
+		}
+	}
+	for _, names := range out {
+		sort.Strings(names)
+	}
 	return out
 }
 

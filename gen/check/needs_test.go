@@ -27,7 +27,13 @@ func TestNeeds(t *testing.T) {
 	untagged := &ir.Type{Name: "Untagged", Kind: ir.Union, Union: &ir.UnionInfo{
 		Variants: []*ir.Variant{{Name: "text", JSON: ir.KindString}}}}
 	stop := &ir.Type{Name: "Stop", Kind: ir.Enum, Enum: &ir.EnumInfo{Values: []*ir.EnumValue{{Name: "end_turn", String: "end_turn"}}}}
-	p := pkg(patch, update, tagless, untagged, stop)
+	id := &ir.Type{Name: "Id", Kind: ir.Named, Underlying: &ir.Ref{Kind: ir.RefString}}
+	blob := &ir.Type{Name: "Blob", Kind: ir.Raw}
+	note := &ir.Type{Name: "Note", Kind: ir.Struct, Fields: []*ir.Field{
+		{JSONName: "sessionId", Required: true, Type: ir.Ref{Kind: ir.RefNamed, Type: id}},
+		{JSONName: "plain", Required: true, Type: str()},
+	}}
+	p := pkg(patch, update, tagless, untagged, stop, id, blob, note)
 	p.Methods = []*ir.Method{method}
 	index := needsOf(p)
 
@@ -68,6 +74,17 @@ func TestNeeds(t *testing.T) {
 		{"Update._meta", &update.Gate},
 		{"Patch.* id! title~ note draft", nil},
 		{"Patch.* id! title~ note", nil},
+		{"Id#string", &id.Gate},
+		{"Stop#string", &stop.Gate},
+		{"Blob#string", nil},
+		{"Patch#string", nil},
+		{"Id#object", nil},
+		{"Missing#string", nil},
+		{"Note.sessionId!@Id", &note.Gate},
+		{"Note.sessionId@Id", &note.Gate},
+		{"Note.plain!@Id", nil},
+		{"Note.sessionId!@Blob", nil},
+		{"Note.sessionId?@Id", nil},
 		{"Patch.* id! title note draft", nil},
 	} {
 		if got := index.gate(c.need); got != c.want {

@@ -9,48 +9,58 @@ import "github.com/acpgen/acpgen/gen/ir"
 // reshapes a session update).
 //
 // The requirements are in the language of needs.gate, each met stable.
+// Beyond the members, the files rely on the kinds of some definitions (the
+// session and tool call ids key maps: "SessionId#string"), on the type of
+// members they compare or assign ("sessionId!@SessionId"), and on the
+// parameters of the constructors they call ("PromptRequest(sessionId
+// prompt)"), which follow the schema's property order.
 // ToolCallUpdate, a patch, lists every member ("Type.*"): one that a new
 // member would escape is refused rather than generated incomplete.
 var sessionNeeds = map[string][]string{
 	ir.V1: {
 		"initialize", "session/new", "session/load", "session/resume", "session/prompt",
 		"session/set_config_option", "session/update",
-		"SessionNotification.sessionId!", "SessionNotification.update!",
+		"SessionNotification.sessionId!@SessionId", "SessionNotification.update!",
 		"SessionUpdate:plan", "SessionUpdate:tool_call", "SessionUpdate:tool_call_update",
 		"SessionUpdate:config_option_update", "SessionUpdate:available_commands_update",
 		"SessionUpdate:current_mode_update", "SessionUpdate:session_info_update", "SessionUpdate:usage_update",
 		"Plan.entries!", "Plan._meta", "PlanEntry",
-		"ToolCall.toolCallId!", "ToolCall.title!", "ToolCall.name", "ToolCall.kind", "ToolCall.status",
+		"ToolCall.toolCallId!@ToolCallId", "ToolCall.title!", "ToolCall.name", "ToolCall.kind", "ToolCall.status",
 		"ToolCall.content", "ToolCall.locations", "ToolCall.rawInput", "ToolCall.rawOutput", "ToolCall._meta",
-		"ToolCallUpdate.* toolCallId! kind status title name content locations rawInput rawOutput _meta",
+		"ToolCallUpdate.* toolCallId!@ToolCallId kind status title name content locations rawInput rawOutput _meta",
 		"ConfigOptionUpdate.configOptions!", "AvailableCommandsUpdate.availableCommands!",
-		"CurrentModeUpdate.currentModeId!", "SessionInfoUpdate.title~", "SessionInfoUpdate.updatedAt~", "UsageUpdate",
-		"NewSessionResponse.sessionId!", "NewSessionResponse.modes", "NewSessionResponse.configOptions",
-		"LoadSessionRequest.sessionId!", "LoadSessionResponse.modes", "LoadSessionResponse.configOptions",
-		"ResumeSessionRequest.sessionId!", "ResumeSessionResponse.modes", "ResumeSessionResponse.configOptions",
-		"SessionModeState.currentModeId!", "SetSessionConfigOptionRequest.sessionId!",
+		"CurrentModeUpdate.currentModeId!@SessionModeId", "SessionInfoUpdate.title~", "SessionInfoUpdate.updatedAt~", "UsageUpdate",
+		"NewSessionResponse.sessionId!@SessionId", "NewSessionResponse.modes", "NewSessionResponse.configOptions",
+		"LoadSessionRequest.sessionId!@SessionId", "LoadSessionResponse.modes", "LoadSessionResponse.configOptions",
+		"ResumeSessionRequest.sessionId!@SessionId", "ResumeSessionResponse.modes", "ResumeSessionResponse.configOptions",
+		"SessionModeState.currentModeId!@SessionModeId", "SetSessionConfigOptionRequest.sessionId!@SessionId",
 		"SetSessionConfigOptionResponse.configOptions!", "InitializeRequest.clientCapabilities",
-		"PromptRequest.sessionId!", "PromptRequest.prompt!",
+		"PromptRequest.sessionId!@SessionId", "PromptRequest.prompt!",
+		"SessionId#string", "ToolCallId#string",
+		"PromptRequest(sessionId prompt)", "SessionNotification(sessionId update)", "SessionUpdate:plan(entries)",
 	},
 	ir.V2: {
 		"initialize", "session/new", "session/resume", "session/prompt", "session/set_config_option", "session/update",
-		"UpdateSessionNotification.sessionId!", "UpdateSessionNotification.update!",
+		"UpdateSessionNotification.sessionId!@SessionId", "UpdateSessionNotification.update!",
 		"SessionUpdate:plan_update", "SessionUpdate:tool_call_update", "SessionUpdate:tool_call_content_chunk",
 		"SessionUpdate:config_option_update", "SessionUpdate:available_commands_update",
 		"SessionUpdate:session_info_update", "SessionUpdate:usage_update", "SessionUpdate:state_update",
-		"PlanUpdate.plan!", "PlanUpdateContent:items", "PlanUpdateContent.planId!",
-		"PlanItems.planId!", "PlanItems.entries!", "PlanItems._meta", "PlanEntry",
-		"ToolCallUpdate.* toolCallId! name~ title~ kind~ status~ content~ locations~ rawInput~ rawOutput~ capabilities~ _meta~",
+		"PlanUpdate.plan!", "PlanUpdateContent:items", "PlanUpdateContent.planId!@PlanId",
+		"PlanItems.planId!@PlanId", "PlanItems.entries!", "PlanItems._meta", "PlanEntry",
+		"ToolCallUpdate.* toolCallId!@ToolCallId name~ title~ kind~ status~ content~ locations~ rawInput~ rawOutput~ capabilities~ _meta~",
 		"ToolKind=other", "ToolCallStatus=pending",
-		"ToolCallContentChunk.toolCallId!", "ToolCallContentChunk.content!",
+		"ToolCallContentChunk.toolCallId!@ToolCallId", "ToolCallContentChunk.content!",
 		"ConfigOptionUpdate.configOptions!", "AvailableCommandsUpdate.availableCommands!",
 		"SessionInfoUpdate.title~", "SessionInfoUpdate.updatedAt~", "UsageUpdate",
 		"StateUpdate:idle", "StateUpdate:running", "StateUpdate:requires_action",
 		"IdleStateUpdate.background", "RunningStateUpdate.background", "RequiresActionStateUpdate.background",
-		"NewSessionResponse.sessionId!", "NewSessionResponse.configOptions", "NewSessionResponse.availableCommands",
-		"ResumeSessionRequest.sessionId!", "ResumeSessionResponse.configOptions", "ResumeSessionResponse.availableCommands",
-		"SetSessionConfigOptionRequest.sessionId!", "SetSessionConfigOptionResponse.configOptions!",
-		"PromptRequest.sessionId!", "PromptRequest.prompt!",
+		"NewSessionResponse.sessionId!@SessionId", "NewSessionResponse.configOptions", "NewSessionResponse.availableCommands",
+		"ResumeSessionRequest.sessionId!@SessionId", "ResumeSessionResponse.configOptions", "ResumeSessionResponse.availableCommands",
+		"SetSessionConfigOptionRequest.sessionId!@SessionId", "SetSessionConfigOptionResponse.configOptions!",
+		"PromptRequest.sessionId!@SessionId", "PromptRequest.prompt!",
+		"SessionId#string", "ToolCallId#string", "PlanId#string",
+		"PromptRequest(sessionId prompt)", "UpdateSessionNotification(sessionId update)",
+		"SessionUpdate:plan_update(plan)", "PlanUpdateContent:items(planId entries)",
 	},
 }
 
@@ -58,8 +68,11 @@ var sessionNeeds = map[string][]string{
 // files handle behind one gate.
 var sessionPlanOps = map[string][]string{
 	ir.V1: {"SessionUpdate:plan_update", "SessionUpdate:plan_removed", "PlanUpdateContent:items",
-		"PlanUpdateContent:markdown", "PlanUpdateContent:file", "ClientCapabilities.plan"},
-	ir.V2: {"SessionUpdate:plan_removed", "PlanUpdateContent:markdown", "PlanUpdateContent:file"},
+		"PlanUpdateContent:markdown", "PlanUpdateContent:file", "ClientCapabilities.plan", "PlanId#string",
+		"PlanUpdateContent:items(planId entries)", "PlanUpdateContent:markdown(planId content)",
+		"PlanUpdateContent:file(planId uri)", "SessionUpdate:plan_update(plan)", "SessionUpdate:plan_removed(planId)"},
+	ir.V2: {"SessionUpdate:plan_removed", "PlanUpdateContent:markdown", "PlanUpdateContent:file",
+		"PlanUpdateContent:markdown(planId content)", "PlanUpdateContent:file(planId uri)", "SessionUpdate:plan_removed(planId)"},
 }
 
 // sessions decides whether p gets the session files and, if so, the gate

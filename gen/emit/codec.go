@@ -365,12 +365,15 @@ func missingDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir
 // encodeSpec describes the encoders of one Go struct.
 type encodeSpec struct {
 	goName string
-	tag    string      // the tag member of a variant, `"type":"text"`, or ""
-	embeds []string    // embedded payloads, whose members come after the tag
-	fields []*ir.Field // the struct's own fields
-	exts   []string    // embedded extension structs, whose members come after the fields
-	extra  bool        // the Extra map, whose members come last
-	keep   bool        // the members kept in unknownMembers, which come last
+	tag    string // the tag member of a variant, `"type":"text"`, or ""
+	// keptTag is the tag name of a variant that keeps the tag it was
+	// decoded with in its Tag field, written first when not "".
+	keptTag string
+	embeds  []string    // embedded payloads, whose members come after the tag
+	fields  []*ir.Field // the struct's own fields
+	exts    []string    // embedded extension structs, whose members come after the fields
+	extra   bool        // the Extra map, whose members come last
+	keep    bool        // the members kept in unknownMembers, which come last
 	// rawFirst are statements that start appendJSON: writing an unknown
 	// variant kept raw as the whole value.
 	rawFirst []jen.Code
@@ -403,6 +406,17 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 	var steps []step
 	if s.tag != "" {
 		steps = append(steps, step{code: appendName("," + s.tag)})
+	}
+	if s.keptTag != "" {
+		/*
+			if v.Tag != "" {
+				b = appendName(b, `,"type":`)
+				b = appendString(b, v.Tag)
+			}
+		*/
+		steps = append(steps, step{code: jen.If(jen.Id(recvName).Dot("Tag").Op("!=").Lit("")).Block(
+			appendName(","+quote(s.keptTag)+":"),
+			jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.Id(recvName).Dot("Tag")))})
 	}
 	for _, emb := range s.embeds {
 		steps = append(steps, step{call: jen.Id(recvName).Dot(emb).Dot("appendMembers").Call(jen.Id("b"))})

@@ -72,6 +72,27 @@ func extensionStruct(out pair, x ir.Extension, key string) {
 	out.api.Line()
 	objectDecoders(out.codec, objectSpec{goName: ext, fields: x.Fields, bits: requiredBits(t.Fields), memberOnly: true})
 	objectEncoders(out.codec, encodeSpec{goName: ext, fields: x.Fields, membersOnly: true})
+	otherSharedMethod(out, x, key, true)
+}
+
+// otherSharedMethod gives the extension struct of a stable union whose
+// unknown variant is decoded for the shared fields the struct holds
+// (ir.UnionInfo.OtherSharedGated) the method that names them: them when on
+// is set, none in the builds without the tags.
+func otherSharedMethod(out pair, x ir.Extension, key string, on bool) {
+	t := x.Type
+	if t.Kind != ir.Union || len(t.Union.OtherSharedGated[key]) == 0 {
+		return
+	}
+	ext := t.Extensions[key]
+	result := jen.Return(jen.Nil())
+	if on {
+		result = jen.Return(jen.Index().String().Values(lits(t.Union.OtherSharedGated[key])...))
+	}
+	out.codec.Comment("otherShared names the fields every variant shares that the struct holds, which an")
+	out.codec.Comment("unknown variant is decoded for.")
+	out.codec.Func().Params(jen.Op("*").Id(ext)).Id("otherShared").Params().Index().String().Block(result)
+	out.codec.Line()
 }
 
 // extensionOff declares the struct of extensionStruct empty, for builds
@@ -87,4 +108,5 @@ func extensionOff(out pair, x ir.Extension, key string) {
 		out.codec.Func().Params(jen.Op("*").Id(ext)).Id("missing").Params(jen.Uint64()).Error().Block(jen.Return(jen.Nil()))
 		out.codec.Line()
 	}
+	otherSharedMethod(out, x, key, false)
 }

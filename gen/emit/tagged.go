@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/dave/jennifer/jen"
 
@@ -65,7 +66,7 @@ func taggedDecoder(f *jen.File, t *ir.Type) {
 		body = append(body, jen.If(jen.Op("!").Id("found")).Block(jen.Return(jen.Id("missing").Call(jen.Lit(u.Tag), jen.Id("u")))), choose)
 	}
 	body = append(body, variantRead(t)...)
-	if len(u.OtherShared) > 0 {
+	if u.KeepsOther() {
 		body = append(body, jen.If(jen.List(jen.Id("other"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Fallback.GoName)), jen.Id("ok")).Block(
 			jen.Return(jen.Id("u").Dot("keepOther").Call(jen.Id("other")))))
 	}
@@ -73,7 +74,12 @@ func taggedDecoder(f *jen.File, t *ir.Type) {
 		jen.Id("u").Dot("Value").Op("=").Id("v"),
 		jen.Return(jen.Nil()),
 	)
-	f.Comment(fmt.Sprintf("decodeRest decodes the variant that %q names; an unknown value gives %s.", u.Tag, variantRef(u.Fallback)))
+	if u.UnknownDefault {
+		f.Comment(fmt.Sprintf("decodeRest decodes the variant that %q names; an unknown value gives %s when the", u.Tag, variantRef(u.Default)))
+		f.Comment(fmt.Sprintf("object fits it, as the schema reads it, else %s.", variantRef(u.Fallback)))
+	} else {
+		f.Comment(fmt.Sprintf("decodeRest decodes the variant that %q names; an unknown value gives %s.", u.Tag, variantRef(u.Fallback)))
+	}
 	if u.Default != nil {
 		f.Comment(fmt.Sprintf("Without %q it gives %s.", u.Tag, variantRef(u.Default)))
 	}
@@ -167,12 +173,12 @@ func variantCases(t *ir.Type) []jen.Code {
 */
 func unknownVariant(t *ir.Type) []jen.Code {
 	u := t.Union
-	other := []jen.Code{
-		jen.Id("other").Op(":=").Op("&").Id(u.Fallback.GoName).Values(jen.Dict{jen.Id("Tag"): jen.String().Call(jen.Id("tag"))}),
-		jen.If(jen.Id("rest").Op("==").Nil()).Block(append([]jen.Code{
-			jen.If(jen.Err().Op(":=").Id("other").Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(1)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		}, keepOther(t, jen.Id("other"))...)...),
-		jen.Id("v").Op("=").Id("other"),
+	var other []jen.Code
+	if u.UnknownDefault {
+		// v = &AuthMethodAgentVariant{Tag: string(tag)}
+		other = []jen.Code{jen.Id("v").Op("=").Op("&").Id(u.Default.GoName).Values(jen.Dict{jen.Id("Tag"): jen.String().Call(jen.Id("tag"))})}
+	} else {
+		other = unknownOther(t)
 	}
 	if !t.GatedVariants() {
 		return other
@@ -182,19 +188,42 @@ func unknownVariant(t *ir.Type) []jen.Code {
 	).Else().Block(other...)}
 }
 
+// unknownOther keeps an unknown tag's object in the unknown variant.
+func unknownOther(t *ir.Type) []jen.Code {
+	u := t.Union
+	return []jen.Code{
+		jen.Id("other").Op(":=").Op("&").Id(u.Fallback.GoName).Values(jen.Dict{jen.Id("Tag"): jen.String().Call(jen.Id("tag"))}),
+		jen.If(jen.Id("rest").Op("==").Nil()).Block(append([]jen.Code{
+			jen.If(jen.Err().Op(":=").Id("other").Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(1)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		}, keepOther(t, jen.Id("other"))...)...),
+		jen.Id("v").Op("=").Id("other"),
+	}
+}
+
 // variantRead decodes the variant chosen. With a variant without tag, one
-// that fails leaves that variant, when it fits.
+// that fails leaves that variant, when it fits; when that variant leaves
+// the tag free (ir.UnionInfo.DefaultTag) it keeps the tag, and when it
+// took an unknown tag (UnknownDefault) and does not fit, the object is
+// kept in the unknown variant.
 /*
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest, sessionUpdateMembers); err != nil {
-		if _, isDefault := v.(*AuthMethodAgent); isDefault {
-			return err
+	if err := d.variant(v, start, rest, authMethodMembers); err != nil {
+		if def, isDefault := v.(*AuthMethodAgentVariant); isDefault {
+			if def.Tag == "" {
+				return err
+			}
+			other := new(AuthMethodOther)
+			if err := d.orDefault(other, start, rest, depth, nil, err); err != nil {
+				return err
+			}
+			v = other
+		} else {
+			def := &AuthMethodAgentVariant{Tag: v.authMethodTag()}
+			if err := d.orDefault(def, start, rest, depth, authMethodMembers, err); err != nil {
+				return err
+			}
+			v = def
 		}
-		def := new(AuthMethodAgent)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
 	}
 */
 func variantRead(t *ir.Type) []jen.Code {
@@ -203,14 +232,34 @@ func variantRead(t *ir.Type) []jen.Code {
 	if u.Default == nil {
 		return []jen.Code{jen.If(read, jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}
 	}
+	orDefault := func(v string, outer jen.Code) jen.Code {
+		return jen.If(jen.Err().Op(":=").Id("d").Dot("orDefault").Call(jen.Id(v), jen.Id("start"), jen.Id("rest"), jen.Id("depth"), outer, jen.Err()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	}
+	isDefault := jen.Id("_")
+	onDefault := []jen.Code{jen.Return(jen.Err())}
+	if u.UnknownDefault {
+		isDefault = jen.Id("def")
+		onDefault = []jen.Code{
+			jen.If(jen.Id("def").Dot("Tag").Op("==").Lit("")).Block(jen.Return(jen.Err())),
+			jen.Id("other").Op(":=").New(jen.Id(u.Fallback.GoName)),
+			orDefault("other", jen.Nil()),
+			jen.Id("v").Op("=").Id("other"),
+		}
+	}
+	def, outer := jen.Id("def").Op(":=").New(jen.Id(u.Default.GoName)), jen.Code(jen.Nil())
+	if u.DefaultTag {
+		def = jen.Id("def").Op(":=").Op("&").Id(u.Default.GoName).Values(jen.Dict{jen.Id("Tag"): jen.Id("v").Dot(u.Marker).Call()})
+		outer = jen.Id(u.Members)
+	}
+	test := jen.If(jen.List(isDefault, jen.Id("isDefault")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Default.GoName)), jen.Id("isDefault")).Block(onDefault...)
+	fallThrough := []jen.Code{def, orDefault("def", outer), jen.Id("v").Op("=").Id("def")}
+	onErr := append([]jen.Code{test}, fallThrough...)
+	if u.UnknownDefault {
+		onErr = []jen.Code{test.Else().Block(fallThrough...)}
+	}
 	return []jen.Code{
 		jen.Id("depth").Op(":=").Id("d").Dot("StackDepth").Call(),
-		jen.If(read, jen.Err().Op("!=").Nil()).Block(
-			jen.If(jen.List(jen.Id("_"), jen.Id("isDefault")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Default.GoName)), jen.Id("isDefault")).Block(jen.Return(jen.Err())),
-			jen.Id("def").Op(":=").New(jen.Id(u.Default.GoName)),
-			jen.If(jen.Err().Op(":=").Id("d").Dot("orDefault").Call(jen.Id("def"), jen.Id("start"), jen.Id("rest"), jen.Id("depth"), jen.Err()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Id("v").Op("=").Id("def"),
-		),
+		jen.If(read, jen.Err().Op("!=").Nil()).Block(onErr...),
 	}
 }
 
@@ -290,7 +339,7 @@ func (e *emitter) fallbackCodec(f *jen.File, t *ir.Type) {
 
 // keepOther ends decodeRest with the unknown variant other.
 func keepOther(t *ir.Type, other jen.Code) []jen.Code {
-	if len(t.Union.OtherShared) > 0 {
+	if t.Union.KeepsOther() {
 		return []jen.Code{jen.Return(jen.Id("u").Dot("keepOther").Call(other))}
 	}
 	return []jen.Code{jen.Id("u").Dot("Value").Op("=").Add(other), jen.Return(jen.Nil())}
@@ -317,7 +366,7 @@ func keepOther(t *ir.Type, other jen.Code) []jen.Code {
 */
 func keepOtherMethod(f *jen.File, t *ir.Type) {
 	u := t.Union
-	if len(u.OtherShared) == 0 {
+	if !u.KeepsOther() {
 		return
 	}
 	body := []jen.Code{jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("other").Dot("appendMembers").Call(jen.Nil())}
@@ -325,9 +374,20 @@ func keepOtherMethod(f *jen.File, t *ir.Type) {
 		body = append(body, jen.If(jen.Err().Op("==").Nil()).Block(
 			jen.List(jen.Id("b"), jen.Err()).Op("=").Parens(jen.Op("*").Id(t.Union.Shared)).Call(jen.Id("u")).Dot("appendMembers").Call(jen.Id("b"))))
 	}
+	body = append(body, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	names := append([]jen.Code{jen.Id("other").Dot("Raw"), jen.Id("b")}, lits(u.OtherShared)...)
+	if keys := sortedKeys(u.OtherSharedGated); len(keys) > 0 {
+		// The members that build tags add, from the extension structs:
+		// names := append([]string{"_meta", …}, u.xTags.otherShared()...)
+		names = names[:2]
+		body = append(body, jen.Id("names").Op(":=").Index().String().Values(lits(u.OtherShared)...))
+		for _, k := range keys {
+			body = append(body, jen.Id("names").Op("=").Append(jen.Id("names"), jen.Id("u").Dot(t.Extensions[k]).Dot("otherShared").Call().Op("...")))
+		}
+		names = append(names, jen.Id("names").Op("..."))
+	}
 	body = append(body,
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Id("other").Dot("Raw").Op("=").Id("patchShared").Call(append([]jen.Code{jen.Id("other").Dot("Raw"), jen.Id("b")}, lits(u.OtherShared)...)...),
+		jen.Id("other").Dot("Raw").Op("=").Id("patchShared").Call(names...),
 		jen.Id("u").Dot("Value").Op("=").Id("other"),
 		jen.Return(jen.Nil()),
 	)
@@ -355,4 +415,14 @@ func (e *emitter) gatedVariants(out pair, gv ir.GatedVariants) {
 // encoding starts with.
 func tagMember(tag, value string) string {
 	return quote(tag) + ":" + quote(value)
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys(m map[string][]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -22,6 +22,9 @@ func (e *emitter) knownVariant(out pair, t *ir.Type, v *ir.Variant, tagMember st
 	switch {
 	case v.Tag != "":
 		f.Add(comment(v.GoName, fmt.Sprintf("the %q variant of %s.\n\n%s", v.Tag, t.GoName, v.Doc)))
+	case t.Union.UnknownDefault:
+		f.Add(comment(v.GoName, fmt.Sprintf("the variant of %s without %q, or with a %q this package does not\n"+
+			"know, which the schema reads as this variant too.\n\n%s", t.GoName, t.Union.Tag, t.Union.Tag, v.Doc)))
 	case t.Union.Tag != "":
 		f.Add(comment(v.GoName, fmt.Sprintf("the variant of %s without %q.\n\n%s", t.GoName, t.Union.Tag, v.Doc)))
 	default:
@@ -32,9 +35,20 @@ func (e *emitter) knownVariant(out pair, t *ir.Type, v *ir.Variant, tagMember st
 		members = append(members, jen.Id(emb.GoName))
 	}
 	members = append(members, structFields(v.Fields)...)
+	keepsTag := v == t.Union.Default && t.Union.DefaultTag
+	if keepsTag {
+		members = append(members, jen.Line(),
+			jen.Comment(fmt.Sprintf("Tag is the %q value the variant was decoded with, written back when not \"\";", t.Union.Tag)),
+			jen.Comment(fmt.Sprintf("\"\" when the object has none. The schema's branch leaves %q free.", t.Union.Tag)),
+			jen.Id("Tag").String().Tag(map[string]string{"json": "-"}))
+	}
 	f.Type().Id(v.GoName).Struct(members...)
 	f.Line()
-	if t.Union.Tag != "" {
+	if keepsTag {
+		f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id(t.Union.Marker).Params().String().Block(
+			jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Lit(""))),
+			jen.Return(jen.Id("v").Dot("Tag")))
+	} else if t.Union.Tag != "" {
 		f.Func().Params(jen.Op("*").Id(v.GoName)).Id(t.Union.Marker).Params().String().Block(jen.Return(jen.Lit(v.Tag)))
 	} else {
 		f.Func().Params(jen.Op("*").Id(v.GoName)).Id(t.Union.Marker).Params().Block()
@@ -52,6 +66,9 @@ func (e *emitter) knownVariant(out pair, t *ir.Type, v *ir.Variant, tagMember st
 	}
 	f = out.codec
 	enc := encodeSpec{goName: v.GoName, tag: tagMember, fields: v.Fields, rawFirst: e.rawFirst(v)}
+	if keepsTag {
+		enc.keptTag = t.Union.Tag
+	}
 	for _, emb := range v.Embeds {
 		enc.embeds = append(enc.embeds, emb.GoName)
 	}

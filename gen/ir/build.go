@@ -242,7 +242,9 @@ func (b *builder) refShape(s *jsonschema.Schema, synth synthName) (Ref, error) {
 			return b.refNamed(rest[0], synth)
 		}
 		if b.methodSelected(rest) {
-			return Ref{Kind: RefRaw}, nil
+			// Kept raw, as only the method tells the alternatives apart;
+			// when every one is an object, so must the value be.
+			return Ref{Kind: RefRaw, Object: objectsOnly(rest, 0)}, nil
 		}
 		return b.synthesize(s, synth.String())
 	}
@@ -408,6 +410,34 @@ func (b *builder) methodSelected(bs []*jsonschema.Schema) bool {
 			return false
 		}
 		if load.Annotate(target).Method == "" && !isFreeForm(target) {
+			return false
+		}
+	}
+	return true
+}
+
+// objectsOnly reports whether every alternative of bs, through references
+// and nested alternatives, accepts JSON objects alone (ProxyRequest's
+// params: proxy/initialize's and proxy/successor's, no free-form one).
+func objectsOnly(bs []*jsonschema.Schema, depth int) bool {
+	if depth > 32 {
+		return false
+	}
+	for _, s := range bs {
+		switch {
+		case s.Ref != nil:
+			if !objectsOnly([]*jsonschema.Schema{s.Ref}, depth+1) {
+				return false
+			}
+		case isSingleRef(s):
+			if !objectsOnly([]*jsonschema.Schema{s.AllOf[0].Ref}, depth+1) {
+				return false
+			}
+		case len(s.Types) == 0 && len(branches(s)) > 0:
+			if !objectsOnly(branches(s), depth+1) {
+				return false
+			}
+		case len(s.Types) != 1 || s.Types[0] != "object":
 			return false
 		}
 	}

@@ -211,6 +211,20 @@ type UnionInfo struct {
 	Variants []*Variant
 	// Default is decoded when the tag is absent (or null); it is encoded without tag.
 	Default *Variant
+	// DefaultTag: the schema's branch of Default does not constrain the
+	// tag (no property of that name, no additionalProperties: false, in
+	// the branch or the definitions it is made of), so a value with a tag
+	// can be the default variant too: a known variant's tag whose object
+	// does not fit that variant, or an unknown one. The default variant
+	// then keeps the tag it was decoded with, reports it as the union's
+	// Tag and writes it back.
+	DefaultTag bool
+	// UnknownDefault: an unknown tag decodes into Default, as the schema's
+	// anyOf (and the reference decoder) read it, when the object fits it;
+	// one that does not is kept in Fallback. Set when DefaultTag and the
+	// schema has no branch of its own for unknown tags (v1 AuthMethod: a
+	// method of a type this package does not know is an agent method).
+	UnknownDefault bool
 	// Fallback keeps an unknown variant: an unknown tag, or a value that fits
 	// no alternative of an untagged union. Tagged unions always have one.
 	Fallback *Variant
@@ -231,6 +245,11 @@ type UnionInfo struct {
 	// one (a default on error or null, invalid items dropped), the variant's
 	// Raw holds it as decoded; the rest of the object stays as received.
 	OtherShared []string
+	// OtherSharedGated, decided by check.Lower, are the shared fields of a
+	// stable union that build tags add (in the extension struct of their
+	// gate key, by key), which an unknown variant is decoded and checked
+	// for as OtherShared are, in the builds that have them.
+	OtherSharedGated map[string][]string
 
 	// The Go names the emitter derives from the union's, set by package
 	// names, which claims them: Interface, the interface its variants
@@ -239,6 +258,13 @@ type UnionInfo struct {
 	// list of the members of a tagged union that its variants leave to it;
 	// Shared, the type through which the shared fields are decoded.
 	Interface, Marker, Registry, Members, Shared string
+}
+
+// KeepsOther reports whether an unknown variant of the union is decoded
+// and checked for members every variant shares (OtherShared, or
+// OtherSharedGated in some builds).
+func (u *UnionInfo) KeepsOther() bool {
+	return len(u.OtherShared) > 0 || len(u.OtherSharedGated) > 0
 }
 
 // RemovedTag is a tag a union no longer has, and why.

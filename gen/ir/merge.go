@@ -169,6 +169,9 @@ func (m *merger) mergeUnion(st, ut *Type) error {
 	if (su.Default == nil) != (uu.Default == nil) {
 		return m.differs(st.Name, st.Pointer, ut.Pointer, "a variant without tag in one file only")
 	}
+	if su.DefaultTag != uu.DefaultTag || su.UnknownDefault != uu.UnknownDefault {
+		return m.differs(st.Name, st.Pointer, ut.Pointer, "a variant without tag that takes other tags in one file only")
+	}
 	return nil
 }
 

@@ -77,13 +77,39 @@ func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo
 				return nil, errorf(br, "a branch without tag %q needs a title", tag)
 			}
 			u.Default = v
+			u.DefaultTag = !constrains(br, tag, map[*jsonschema.Schema]bool{})
 		}
 	}
 	if u.Fallback == nil {
+		// The schema has no branch for unknown tags: the default branch
+		// takes them when it leaves the tag free, as the anyOf does.
+		u.UnknownDefault = u.DefaultTag
 		// The schema has no fallback branch (v1): unknown tags are kept all the same.
 		u.Fallback = &Variant{Name: "other", JSON: KindObject}
 	}
 	return u, nil
+}
+
+// constrains reports whether branch s says anything of the member tag: a
+// property of that name, or additionalProperties false, in s or in the
+// definitions it is made of ($ref, allOf).
+func constrains(s *jsonschema.Schema, tag string, seen map[*jsonschema.Schema]bool) bool {
+	if s == nil || seen[s] {
+		return false
+	}
+	seen[s] = true
+	if s.Properties[tag] != nil || s.AdditionalProperties == false {
+		return true
+	}
+	if constrains(s.Ref, tag, seen) {
+		return true
+	}
+	for _, a := range s.AllOf {
+		if constrains(a, tag, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // fallbackAlternatives gives the fallback variant v the alternatives its

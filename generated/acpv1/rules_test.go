@@ -459,7 +459,7 @@ func TestRulesSkipInvalidItems(t *testing.T) {
 // x-deserialize-default-on-null: an explicit null leaves the empty value;
 // anything else, a missing required key included, is checked as usual.
 func TestRulesDefaultOnNull(t *testing.T) {
-	stdio := MCPServer{Value: &MCPServerStdioVariant{MCPServerStdio{
+	stdio := MCPServer{Value: &MCPServerStdioVariant{MCPServerStdio: MCPServerStdio{
 		Name:    "fs",
 		Command: "/bin/fs",
 		Args:    []string{"-v"},

@@ -94,17 +94,25 @@ func (*AuthMethodTerminalVariant) authMethodTag() string {
 	return "terminal"
 }
 
-// AuthMethodAgentVariant is the variant of AuthMethod without "type".
+// AuthMethodAgentVariant is the variant of AuthMethod without "type", or with a "type" this package does not
+// know, which the schema reads as this variant too.
 //
 // Agent handles authentication itself through "authenticate".
 //
 // This is the default when no "type" is specified.
 type AuthMethodAgentVariant struct {
 	AuthMethodAgent
+
+	// Tag is the "type" value the variant was decoded with, written back when not "";
+	// "" when the object has none. The schema's branch leaves "type" free.
+	Tag string `json:"-"`
 }
 
-func (*AuthMethodAgentVariant) authMethodTag() string {
-	return ""
+func (v *AuthMethodAgentVariant) authMethodTag() string {
+	if v == nil {
+		return ""
+	}
+	return v.Tag
 }
 
 // AuthMethodOther is a variant of AuthMethod whose "type" this package does not know: a custom one
@@ -926,17 +934,25 @@ func (*MCPServerSSEVariant) mcpServerTag() string {
 	return "sse"
 }
 
-// MCPServerStdioVariant is the variant of MCPServer without "type".
+// MCPServerStdioVariant is the variant of MCPServer without "type", or with a "type" this package does not
+// know, which the schema reads as this variant too.
 //
 // # Stdio transport configuration
 //
 // All Agents MUST support this transport.
 type MCPServerStdioVariant struct {
 	MCPServerStdio
+
+	// Tag is the "type" value the variant was decoded with, written back when not "";
+	// "" when the object has none. The schema's branch leaves "type" free.
+	Tag string `json:"-"`
 }
 
-func (*MCPServerStdioVariant) mcpServerTag() string {
-	return ""
+func (v *MCPServerStdioVariant) mcpServerTag() string {
+	if v == nil {
+		return ""
+	}
+	return v.Tag
 }
 
 // MCPServerOther is a variant of MCPServer whose "type" this package does not know: a custom one
@@ -1006,10 +1022,17 @@ func (*MultiSelectItemsString) multiSelectItemsTag() string {
 // As in MCP, titled items omit "type" and are identified by "anyOf".
 type MultiSelectItemsTitled struct {
 	TitledMultiSelectItems
+
+	// Tag is the "type" value the variant was decoded with, written back when not "";
+	// "" when the object has none. The schema's branch leaves "type" free.
+	Tag string `json:"-"`
 }
 
-func (*MultiSelectItemsTitled) multiSelectItemsTag() string {
-	return ""
+func (v *MultiSelectItemsTitled) multiSelectItemsTag() string {
+	if v == nil {
+		return ""
+	}
+	return v.Tag
 }
 
 // MultiSelectItemsOther is a variant of MultiSelectItems whose "type" this package does not know: a custom one
@@ -1595,7 +1618,8 @@ func (*SetSessionConfigOptionRequestBoolean) setSessionConfigOptionRequestTag() 
 	return "boolean"
 }
 
-// SetSessionConfigOptionRequestValueID is the variant of SetSessionConfigOptionRequest without "type".
+// SetSessionConfigOptionRequestValueID is the variant of SetSessionConfigOptionRequest without "type", or with a "type" this package does not
+// know, which the schema reads as this variant too.
 //
 // A [SessionConfigValueID] string value.
 //
@@ -1605,10 +1629,17 @@ func (*SetSessionConfigOptionRequestBoolean) setSessionConfigOptionRequestTag() 
 type SetSessionConfigOptionRequestValueID struct {
 	// Value is the value ID.
 	Value SessionConfigValueID `json:"value"`
+
+	// Tag is the "type" value the variant was decoded with, written back when not "";
+	// "" when the object has none. The schema's branch leaves "type" free.
+	Tag string `json:"-"`
 }
 
-func (*SetSessionConfigOptionRequestValueID) setSessionConfigOptionRequestTag() string {
-	return ""
+func (v *SetSessionConfigOptionRequestValueID) setSessionConfigOptionRequestTag() string {
+	if v == nil {
+		return ""
+	}
+	return v.Tag
 }
 
 // SetSessionConfigOptionRequestOther is a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one

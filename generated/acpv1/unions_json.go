@@ -216,7 +216,8 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
+// decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodAgentVariant when the
+// object fits it, as the schema reads it, else *AuthMethodOther.
 // Without "type" it gives *AuthMethodAgentVariant.
 func (u *AuthMethod) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
@@ -234,27 +235,27 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64, _ []string) error {
 		case "terminal":
 			v = new(AuthMethodTerminalVariant)
 		default:
-			other := &AuthMethodOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
+			v = &AuthMethodAgentVariant{Tag: string(tag)}
 		}
 	}
 	depth := d.StackDepth()
 	if err := d.variant(v, start, rest, authMethodMembers); err != nil {
-		if _, isDefault := v.(*AuthMethodAgentVariant); isDefault {
-			return err
+		if def, isDefault := v.(*AuthMethodAgentVariant); isDefault {
+			if def.Tag == "" {
+				return err
+			}
+			other := new(AuthMethodOther)
+			if err := d.orDefault(other, start, rest, depth, nil, err); err != nil {
+				return err
+			}
+			v = other
+		} else {
+			def := &AuthMethodAgentVariant{Tag: v.authMethodTag()}
+			if err := d.orDefault(def, start, rest, depth, authMethodMembers, err); err != nil {
+				return err
+			}
+			v = def
 		}
-		def := new(AuthMethodAgentVariant)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
 	}
 	u.Value = v
 	return nil
@@ -287,6 +288,10 @@ func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *AuthMethodAgentVariant) appendMembers(b []byte) ([]byte, error) {
+	if v.Tag != "" {
+		b = appendName(b, `,"type":`)
+		b = appendString(b, v.Tag)
+	}
 	return v.AuthMethodAgent.appendMembers(b)
 }
 
@@ -1960,7 +1965,8 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
+// decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerStdioVariant when the
+// object fits it, as the schema reads it, else *MCPServerOther.
 // Without "type" it gives *MCPServerStdioVariant.
 func (u *MCPServer) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
@@ -1983,28 +1989,28 @@ func (u *MCPServer) decodeRest(d *decoder, start int64, _ []string) error {
 			if newVariant := mcpServerUnstable[string(tag)]; newVariant != nil {
 				v = newVariant()
 			} else {
-				other := &MCPServerOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					u.Value = other
-					return nil
-				}
-				v = other
+				v = &MCPServerStdioVariant{Tag: string(tag)}
 			}
 		}
 	}
 	depth := d.StackDepth()
 	if err := d.variant(v, start, rest, mcpServerMembers); err != nil {
-		if _, isDefault := v.(*MCPServerStdioVariant); isDefault {
-			return err
+		if def, isDefault := v.(*MCPServerStdioVariant); isDefault {
+			if def.Tag == "" {
+				return err
+			}
+			other := new(MCPServerOther)
+			if err := d.orDefault(other, start, rest, depth, nil, err); err != nil {
+				return err
+			}
+			v = other
+		} else {
+			def := &MCPServerStdioVariant{Tag: v.mcpServerTag()}
+			if err := d.orDefault(def, start, rest, depth, mcpServerMembers, err); err != nil {
+				return err
+			}
+			v = def
 		}
-		def := new(MCPServerStdioVariant)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
 	}
 	u.Value = v
 	return nil
@@ -2053,6 +2059,10 @@ func (v MCPServerSSEVariant) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MCPServerStdioVariant) appendMembers(b []byte) ([]byte, error) {
+	if v.Tag != "" {
+		b = appendName(b, `,"type":`)
+		b = appendString(b, v.Tag)
+	}
 	return v.MCPServerStdio.appendMembers(b)
 }
 
@@ -2188,8 +2198,8 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64, _ []string) error
 		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
 			return err
 		}
-		def := new(MultiSelectItemsTitled)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+		def := &MultiSelectItemsTitled{Tag: v.multiSelectItemsTag()}
+		if err := d.orDefault(def, start, rest, depth, multiSelectItemsMembers, err); err != nil {
 			return err
 		}
 		v = def
@@ -2225,6 +2235,10 @@ func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsTitled) appendMembers(b []byte) ([]byte, error) {
+	if v.Tag != "" {
+		b = appendName(b, `,"type":`)
+		b = appendString(b, v.Tag)
+	}
 	return v.TitledMultiSelectItems.appendMembers(b)
 }
 
@@ -3231,7 +3245,8 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
+// decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestValueID when the
+// object fits it, as the schema reads it, else *SetSessionConfigOptionRequestOther.
 // Without "type" it gives *SetSessionConfigOptionRequestValueID.
 func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
@@ -3257,26 +3272,27 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64, _ []
 		case "boolean":
 			v = new(SetSessionConfigOptionRequestBoolean)
 		default:
-			other := &SetSessionConfigOptionRequestOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
+			v = &SetSessionConfigOptionRequestValueID{Tag: string(tag)}
 		}
 	}
 	depth := d.StackDepth()
 	if err := d.variant(v, start, rest, setSessionConfigOptionRequestMembers); err != nil {
-		if _, isDefault := v.(*SetSessionConfigOptionRequestValueID); isDefault {
-			return err
+		if def, isDefault := v.(*SetSessionConfigOptionRequestValueID); isDefault {
+			if def.Tag == "" {
+				return err
+			}
+			other := new(SetSessionConfigOptionRequestOther)
+			if err := d.orDefault(other, start, rest, depth, nil, err); err != nil {
+				return err
+			}
+			v = other
+		} else {
+			def := &SetSessionConfigOptionRequestValueID{Tag: v.setSessionConfigOptionRequestTag()}
+			if err := d.orDefault(def, start, rest, depth, setSessionConfigOptionRequestMembers, err); err != nil {
+				return err
+			}
+			v = def
 		}
-		def := new(SetSessionConfigOptionRequestValueID)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
 	}
 	if other, ok := v.(*SetSessionConfigOptionRequestOther); ok {
 		return u.keepOther(other)
@@ -3361,6 +3377,10 @@ func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error 
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SetSessionConfigOptionRequestValueID) appendMembers(b []byte) ([]byte, error) {
+	if v.Tag != "" {
+		b = appendName(b, `,"type":`)
+		b = appendString(b, v.Tag)
+	}
 	b = appendName(b, `,"value":`)
 	b = appendString(b, v.Value)
 	return b, nil

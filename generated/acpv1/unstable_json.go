@@ -452,7 +452,7 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64, _ []string) error 
 			return err
 		}
 		def := new(IdleStateUpdateNone)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+		if err := d.orDefault(def, start, rest, depth, nil, err); err != nil {
 			return err
 		}
 		v = def
@@ -852,7 +852,7 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.Method, d)
 	case "params":
-		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
+		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	}
 	return false, nil
 }

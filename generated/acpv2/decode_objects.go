@@ -239,12 +239,14 @@ func (d *decoder) keep(kept, name []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// orDefault decodes the object that begins at start as def, the variant of
-// a union without a tag, after the variant its tag named failed with err:
-// the schema's anyOf accepts the object when that branch does. It reads
-// the rest of the object, unless rest holds it, from depth, the decoder's
-// depth inside it; it returns err when def does not fit either.
-func (d *decoder) orDefault(def restDecoder, start int64, rest []byte, depth int, err error) error {
+// orDefault decodes the object that begins at start as def, after the
+// variant its tag named failed with err: the variant of a union without a
+// tag, which the schema's anyOf accepts the object as when that branch
+// does, or the unknown variant, when an unknown tag's object does not fit
+// the variant without tag. It reads the rest of the object, unless rest
+// holds it, from depth, the decoder's depth inside it; it returns err when
+// def does not fit either. The members outer names are left to the union.
+func (d *decoder) orDefault(def restDecoder, start int64, rest []byte, depth int, outer []string, err error) error {
 	if !isTypeError(err) {
 		return err
 	}
@@ -254,7 +256,7 @@ func (d *decoder) orDefault(def restDecoder, start int64, rest []byte, depth int
 		}
 		rest = d.in[start:d.InputOffset()]
 	}
-	if within(rest, def) != nil {
+	if d.variant(def, 0, rest, outer) != nil {
 		return err
 	}
 	return nil

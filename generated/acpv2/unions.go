@@ -1714,10 +1714,17 @@ func (*MultiSelectItemsString) multiSelectItemsTag() string {
 // As in MCP, titled items omit "type" and are identified by "anyOf".
 type MultiSelectItemsTitled struct {
 	TitledMultiSelectItems
+
+	// Tag is the "type" value the variant was decoded with, written back when not "";
+	// "" when the object has none. The schema's branch leaves "type" free.
+	Tag string `json:"-"`
 }
 
-func (*MultiSelectItemsTitled) multiSelectItemsTag() string {
-	return ""
+func (v *MultiSelectItemsTitled) multiSelectItemsTag() string {
+	if v == nil {
+		return ""
+	}
+	return v.Tag
 }
 
 // MultiSelectItemsOther is a variant of MultiSelectItems whose "type" this package does not know: a custom one

@@ -2958,7 +2958,7 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64, _ []string) error 
 			return err
 		}
 		def := new(IdleStateUpdateNone)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+		if err := d.orDefault(def, start, rest, depth, nil, err); err != nil {
 			return err
 		}
 		v = def
@@ -2992,7 +2992,9 @@ func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
 	if err != nil {
 		return err
 	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "background")
+	names := []string{"_meta", "background"}
+	names = append(names, u.idleStateUpdateEndTurnTokenUsage.otherShared()...)
+	other.Raw = patchShared(other.Raw, b, names...)
 	u.Value = other
 	return nil
 }
@@ -3518,8 +3520,8 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64, _ []string) error
 		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
 			return err
 		}
-		def := new(MultiSelectItemsTitled)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+		def := &MultiSelectItemsTitled{Tag: v.multiSelectItemsTag()}
+		if err := d.orDefault(def, start, rest, depth, multiSelectItemsMembers, err); err != nil {
 			return err
 		}
 		v = def
@@ -3555,6 +3557,10 @@ func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *MultiSelectItemsTitled) appendMembers(b []byte) ([]byte, error) {
+	if v.Tag != "" {
+		b = appendName(b, `,"type":`)
+		b = appendString(b, v.Tag)
+	}
 	return v.TitledMultiSelectItems.appendMembers(b)
 }
 

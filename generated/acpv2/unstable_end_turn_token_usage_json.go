@@ -84,3 +84,9 @@ func (v *idleStateUpdateEndTurnTokenUsage) appendMembers(b []byte) ([]byte, erro
 	}
 	return b, nil
 }
+
+// otherShared names the fields every variant shares that the struct holds, which an
+// unknown variant is decoded for.
+func (*idleStateUpdateEndTurnTokenUsage) otherShared() []string {
+	return []string{"usage"}
+}

@@ -16,3 +16,9 @@ func (*idleStateUpdateEndTurnTokenUsage) decodeMember(d *decoder, name []byte, s
 func (*idleStateUpdateEndTurnTokenUsage) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
+
+// otherShared names the fields every variant shares that the struct holds, which an
+// unknown variant is decoded for.
+func (*idleStateUpdateEndTurnTokenUsage) otherShared() []string {
+	return nil
+}

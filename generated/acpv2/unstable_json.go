@@ -438,7 +438,7 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.Method, d)
 	case "params":
-		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
+		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	}
 	return false, nil
 }

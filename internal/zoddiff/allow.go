@@ -51,10 +51,8 @@ func holdsOther(v reflect.Value) bool {
 		return !v.IsNil() && holdsOther(v.Elem())
 	case reflect.Struct:
 		t := v.Type()
-		if strings.HasSuffix(t.Name(), "Other") {
-			if f, ok := t.FieldByName("Raw"); ok && f.Type == reflect.TypeOf(json.RawMessage(nil)) {
-				return true
-			}
+		if isOther(t) {
+			return true
 		}
 		for i := 0; i < v.NumField(); i++ {
 			if t.Field(i).IsExported() && holdsOther(v.Field(i)) {
@@ -79,4 +77,14 @@ func holdsOther(v reflect.Value) bool {
 		}
 	}
 	return false
+}
+
+// isOther reports whether t is a union's Other variant, which keeps an
+// unknown tag's object in Raw.
+func isOther(t reflect.Type) bool {
+	if !strings.HasSuffix(t.Name(), "Other") {
+		return false
+	}
+	f, ok := t.FieldByName("Raw")
+	return ok && f.Type == reflect.TypeOf(json.RawMessage(nil))
 }

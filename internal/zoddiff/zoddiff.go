@@ -44,9 +44,12 @@ type input struct {
 	data   []byte
 	origin string // corpus, mutant, synthetic
 
-	goErr   error
-	goOut   []byte // the decoded value encoded again
-	goOther bool   // the decoded value holds an unknown variant
+	goErr    error
+	goOut    []byte   // the decoded value encoded again
+	goOther  bool     // the decoded value holds an unknown variant
+	goOthers []string // the Go names of the unknown variants it holds
+
+	unknownTag bool // a value of a default union given an unknown tag
 }
 
 // result is zod's result for one value.
@@ -92,7 +95,10 @@ func Run(t *testing.T, p Package) {
 		t.Fatal(err)
 	}
 	p.methods = methods
-	inputs := collect(t, p, file, &instanceMaker{defs: defs})
+	unions := defaultUnions(types)
+	others := defaultOthers(p, unions)
+	inputs := collect(t, p, file, &instanceMaker{defs: defs}, unions)
+	checkCoverage(t, inputs, unions, others)
 	verdicts := runZod(t, bin, p.Version, surface, inputs)
 
 	var r report
@@ -103,6 +109,12 @@ func Run(t *testing.T, p Package) {
 			continue
 		}
 		r.compared++
+		if u := keptAsUnknown(in, others); u != "" {
+			if valid, err := arb.valid(in.def, in.data); err == nil && valid {
+				r.wrong = append(r.wrong, fmt.Sprintf("%s %s: acpgen keeps an unknown %s variant that the schema reads as its branch without tag", in.def, in.data, u))
+				continue
+			}
+		}
 		r.judge(p, arb, strict, types, in, v)
 	}
 	t.Logf("%s %s: %d inputs (%d without a zod schema), %d agree, %d where acpgen is right by the schema, %d allowed (%s), %d where the schema sides with zod",
@@ -119,10 +131,11 @@ func Run(t *testing.T, p Package) {
 }
 
 // collect gathers the inputs, each (definition, value) once.
-func collect(t *testing.T, p Package, file string, m *instanceMaker) []input {
+func collect(t *testing.T, p Package, file string, m *instanceMaker, unions map[string]string) []input {
 	seen := map[string]bool{}
 	var out []input
 	add := func(def, origin string, v any) {
+		unknownTag := strings.HasSuffix(origin, "unknown tag")
 		data, err := json.Marshal(v)
 		if err != nil {
 			t.Fatalf("%s: %v", def, err)
@@ -132,7 +145,7 @@ func collect(t *testing.T, p Package, file string, m *instanceMaker) []input {
 			return
 		}
 		seen[key] = true
-		out = append(out, decodeGo(p, input{def: def, data: data, origin: origin}))
+		out = append(out, decodeGo(p, input{def: def, data: data, origin: origin, unknownTag: unknownTag}))
 	}
 	addAll := func(def, origin string, v any, depth int) {
 		add(def, origin, v)
@@ -167,6 +180,11 @@ func collect(t *testing.T, p Package, file string, m *instanceMaker) []input {
 	for _, name := range names {
 		for _, v := range m.instances(name) {
 			addAll(name, "synthetic", v, 1)
+			if tag, ok := unions[name]; ok {
+				for _, u := range withUnknownTags(v, tag) {
+					add(name, "synthetic unknown tag", u)
+				}
+			}
 		}
 	}
 	return out
@@ -210,6 +228,11 @@ func decodeGo(p Package, in input) input {
 		return in
 	}
 	in.goOther = holdsOther(reflect.ValueOf(val))
+	others := map[string]bool{}
+	otherTypes(reflect.ValueOf(val), others)
+	for name := range others {
+		in.goOthers = append(in.goOthers, name)
+	}
 	in.goOut, in.goErr = json.Marshal(val)
 	if in.goErr != nil {
 		in.goErr = fmt.Errorf("decoded, but does not encode: %w", in.goErr)

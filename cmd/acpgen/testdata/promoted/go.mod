@@ -1,0 +1,3 @@
+module acpgen.example/promoted
+
+go 1.22
