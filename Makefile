@@ -12,13 +12,13 @@ GO ?= go
 FUZZTIME ?= 2m
 
 # Regenerate generated/ from the pinned schema (the main job), with the API
-# surface files under generated/api and the build-tag table in README.md.
+# surface files under generated/api and the build-tag table in docs/generator.md.
 .PHONY: generate
 generate:
 	@echo "== generating generated/ from the pinned schema"
 	$(GO) run ./cmd/acpgen -out generated -tests
-	@echo "== the API surface files and README's build-tag table (type-checks each package under every build tag)"
-	$(GO) run ./cmd/acpgen api -out generated/api -readme README.md generated/acpv1 generated/acpv2
+	@echo "== the API surface files and the build-tag table of docs/generator.md (type-checks each package under every build tag)"
+	$(GO) run ./cmd/acpgen api -out generated/api -readme docs/generator.md generated/acpv1 generated/acpv2
 
 # Fail, printing a diff, when generated/ is not what the generator makes.
 .PHONY: check
@@ -28,11 +28,17 @@ check:
 # The unstable feature build tags, from the feature map; "unstable" enables them all.
 FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -d '"' | sort -u)
 
-# Everything CI runs: formatting, vet and the tests, then the generated
-# packages again with each feature tag alone, with all of them, and with the
-# umbrella tag.
+# Everything CI runs: the module downloads, formatting, vet and the tests,
+# then the generated packages again with each feature tag alone, with all of
+# them, and with the umbrella tag. The tests that build modules with the go
+# command run it offline (GOPROXY=off): go mod download and go list -m all
+# put the modules of the build and the go.mod files of the module graph in
+# the module cache for them first.
 .PHONY: test
 test: interop haproxy
+	@echo "== go mod download and go list -m all: the modules of the build, and the go.mod files of its module graph, into the module cache for the tests that run the go command offline"
+	$(GO) mod download
+	$(GO) list -m all >/dev/null
 	@echo "== gofmt"
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
