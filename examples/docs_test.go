@@ -255,3 +255,15 @@ func anchors(t *testing.T, path string) map[string]bool {
 func isLetter(r rune) bool {
 	return strings.ToLower(string(r)) != strings.ToUpper(string(r))
 }
+
+// TestReadmeIsAFrontPage keeps README.md a front page: at most 300 lines,
+// the depth in docs/.
+func TestReadmeIsAFrontPage(t *testing.T) {
+	data, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines, want at most 300: move the depth to a page of docs/", n)
+	}
+}
