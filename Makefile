@@ -10,15 +10,20 @@
 
 GO ?= go
 FUZZTIME ?= 2m
+# Each test binary's limit in make test: with an empty build cache,
+# gen/pipeline's type checks of every published schema revision compile
+# their dependencies first, which on a loaded 2-core machine passed go
+# test's default of 10 minutes.
+TESTTIMEOUT ?= 20m
 
 # Regenerate generated/ from the pinned schema (the main job), with the API
-# surface files under generated/api and the build-tag table in README.md.
+# surface files under generated/api and the build-tag table in docs/generator.md.
 .PHONY: generate
 generate:
 	@echo "== generating generated/ from the pinned schema"
 	$(GO) run ./cmd/acpgen -out generated -tests
-	@echo "== the API surface files and README's build-tag table (type-checks each package under every build tag)"
-	$(GO) run ./cmd/acpgen api -out generated/api -readme README.md generated/acpv1 generated/acpv2
+	@echo "== the API surface files and the build-tag table of docs/generator.md (type-checks each package under every build tag)"
+	$(GO) run ./cmd/acpgen api -out generated/api -readme docs/generator.md generated/acpv1 generated/acpv2
 
 # Fail, printing a diff, when generated/ is not what the generator makes.
 .PHONY: check
@@ -38,20 +43,26 @@ MCP_PKGS := ./acpmcp/... ./examples/mcp/...
 # compiler runs those tests without it).
 RACE ?= $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-# Everything CI runs: formatting, vet and the tests, then the generated
-# packages again with each feature tag alone, with all of them, and with the
-# umbrella tag.
-# The packages of MCP_PKGS run there too, under the tags that enable them,
-# with the race detector where it can run.
+# Everything CI runs: the module downloads, formatting, vet and the tests,
+# then the generated packages again with each feature tag alone, with all of
+# them, and with the umbrella tag; the packages of MCP_PKGS run there too,
+# under the tags that enable them, with the race detector where it can run.
+# The tests that build modules with the go command run it offline
+# (GOPROXY=off): go mod download and go list -m all put the modules of the
+# build and the go.mod files of the module graph in the module cache for
+# them first.
 .PHONY: test
 test: interop thirdparty haproxy
+	@echo "== go mod download and go list -m all: the modules of the build, and the go.mod files of its module graph, into the module cache for the tests that run the go command offline"
+	$(GO) mod download
+	$(GO) list -m all >/dev/null
 	@echo "== gofmt"
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	@echo "== go vet"
 	$(GO) vet ./...
 	@echo "== go test ./... (the end-to-end tests build modules with the go command and run node: several minutes)"
-	$(GO) test ./...
+	$(GO) test -timeout $(TESTTIMEOUT) ./...
 	@echo "== the generated packages with each feature tag, with all of them, and with the umbrella tag"
 	@set -e; for tags in $(FEATURE_TAGS) $(shell echo $(FEATURE_TAGS) | tr ' ' ',') unstable; do \
 		echo "== -tags $$tags"; \

@@ -40,4 +40,10 @@
 // The package is schema-independent: it reads no more of a message than
 // the members it routes by (id, method, params.sessionId and
 // result.sessionId), so it serves every protocol version's connections.
+//
+// The manual's page [The network] shows a server and its clients whole,
+// with shutdown, HTTP/2, the limits, reconnecting and affinity behind a
+// load balancer.
+//
+// [The network]: https://github.com/acpgen/acpgen/blob/main/docs/network.md
 package acphttp

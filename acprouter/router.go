@@ -21,6 +21,13 @@
 // generated package's AgentSideConnection and the Initialize the generated
 // convert package has for each version (InitializeForV1, InitializeForV2):
 // this package imports none of them.
+//
+// Use it for an agent that serves clients of both protocol versions on one
+// endpoint: stdio, a socket, or each connection of an acphttp server. The
+// manual's page [Both protocol versions] has the router beside the v1 ↔ v2
+// bridge and the client's negotiation.
+//
+// [Both protocol versions]: https://github.com/acpgen/acpgen/blob/main/docs/versions.md
 package acprouter
 
 import (

@@ -50,12 +50,12 @@ func taggedBinaries(t *testing.T, tags string) (agent, client string) {
 	return filepath.Join(dir, "agent"), filepath.Join(dir, "client")
 }
 
-// TestReadmeSessions builds the client of README's "Sessions and plans",
+// TestReadmeSessions builds the client of docs/sessions.md,
 // checks that it takes under 30 lines after its imports (blank lines
 // aside), and runs it against the example agent with a plan.
 func TestReadmeSessions(t *testing.T) {
-	const heading = "## Sessions and plans"
-	code := goBlock(t, heading)
+	const heading = "## A client that follows its sessions"
+	code := goBlock(t, sessionsPage, heading)
 	_, body, _ := strings.Cut(code, "\n)\n")
 	lines := 0
 	for _, l := range strings.Split(body, "\n") {
@@ -64,15 +64,15 @@ func TestReadmeSessions(t *testing.T) {
 		}
 	}
 	if lines >= 30 {
-		t.Errorf("the client of README section %q takes %d lines after its imports, want under 30", heading, lines)
+		t.Errorf("the client of docs/sessions.md section %q takes %d lines after its imports, want under 30", heading, lines)
 	}
-	client := buildReadme(t, heading, "sessions")
+	client := buildReadme(t, sessionsPage, heading, "sessions")
 	agent, _ := binaries(t)
 	out, err := exec.Command(client, "/plan read the code; fix the bug", agent).CombinedOutput()
 	if err != nil {
-		t.Fatalf("README sessions client with the example agent: %v\n%s", err, out)
+		t.Fatalf("the sessions client of docs/sessions.md with the example agent: %v\n%s", err, out)
 	}
 	if want := "plan main: 2 entries\n"; string(out) != want {
-		t.Errorf("README sessions client printed %q, want %q", out, want)
+		t.Errorf("the sessions client of docs/sessions.md printed %q, want %q", out, want)
 	}
 }

@@ -1,17 +1,24 @@
 package examples
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
-// TestReadmeNetwork builds the programs of README's "Serving over the
-// network": the server, the client, the reconnect function and the
-// sticky handler. How they behave is tested in package acphttp.
+// TestReadmeNetwork checks that the Go blocks of docs/network.md and of
+// README's "Over the network" are where their sections say, and that each
+// uses what its section is about. TestDocsGoBlocks compiles them; how they
+// behave is tested in package acphttp.
 func TestReadmeNetwork(t *testing.T) {
-	for heading, name := range map[string]string{
-		"### A server":             "netserver",
-		"### Clients":              "netclient",
-		"### Reconnecting":         "netreconnect",
-		"### Affinity and cookies": "netsticky",
+	for _, c := range []struct{ path, heading, uses string }{
+		{networkPage, "## A server", "acp.Shutdown(ctx)"},
+		{networkPage, "## Clients", "acphttp.Dial("},
+		{networkPage, "## Reconnecting", "conn.LoadSession("},
+		{networkPage, "## Affinity and cookies", "http.SetCookie("},
+		{readme, "## Over the network", "acphttp.NewServer("},
 	} {
-		buildReadme(t, heading, name)
+		if code := goBlock(t, c.path, c.heading); !strings.Contains(code, c.uses) {
+			t.Errorf("the Go block of %s %q does not call %s", c.path, c.heading, c.uses)
+		}
 	}
 }

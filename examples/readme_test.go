@@ -18,33 +18,49 @@ import (
 	"github.com/acpgen/acpgen/schema"
 )
 
-var update = flag.Bool("update", false, "rewrite the method table of README.md")
+var update = flag.Bool("update", false, "rewrite the tables of the docs that tests maintain")
 
-const readme = "../README.md"
+// The Markdown files whose code and tables these tests check.
+const (
+	readme         = "../README.md"
+	gettingStarted = "../docs/getting-started.md"
+	networkPage    = "../docs/network.md"
+	versionsPage   = "../docs/versions.md"
+	sessionsPage   = "../docs/sessions.md"
+	decodingPage   = "../docs/decoding.md"
+)
 
-// TestReadmeSides checks the table of README.md that maps each method to
-// its interface and Go method in each package; -update rewrites it.
+// TestReadmeSides checks the table of docs/getting-started.md that maps
+// each method to its interface and Go method in each package; -update
+// rewrites it.
 func TestReadmeSides(t *testing.T) {
-	table := sidesTable(t)
-	data, err := os.ReadFile(readme)
+	checkTable(t, gettingStarted, "sides", sidesTable(t), "TestReadmeSides")
+}
+
+// checkTable checks that the table between the markers <!-- name:begin …-->
+// and <!-- name:end --> of the Markdown file path is table; with -update it
+// rewrites it. test names the test that does.
+func checkTable(t *testing.T, path, name, table, test string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	re := regexp.MustCompile(`(?s)(<!-- sides:begin[^\n]*-->\n).*?(<!-- sides:end -->)`)
+	re := regexp.MustCompile(`(?s)(<!-- ` + name + `:begin[^\n]*-->\n).*?(<!-- ` + name + `:end -->)`)
 	if !re.Match(data) {
-		t.Fatal("README.md has no sides:begin and sides:end markers")
+		t.Fatalf("%s has no %s:begin and %s:end markers", path, name, name)
 	}
 	want := re.ReplaceAll(data, []byte("${1}"+strings.ReplaceAll(table, "$", "$$")+"${2}"))
 	if bytes.Equal(data, want) {
 		return
 	}
 	if *update {
-		if err := os.WriteFile(readme, want, 0o644); err != nil {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("the method table of README.md is stale: run go test ./examples -run TestReadmeSides -update")
+	t.Errorf("the %s table of %s is stale: run go test ./examples -run %s -update", name, strings.TrimPrefix(path, "../"), test)
 }
 
 // sidesTable renders, per method an agent or a client handles, its interface
@@ -127,16 +143,17 @@ func sidesTable(t *testing.T) string {
 	return b.String()
 }
 
-// goBlock returns the Go code block that follows heading in README.md.
-func goBlock(t *testing.T, heading string) string {
+// goBlock returns the Go code block that follows heading in the Markdown
+// file path.
+func goBlock(t *testing.T, path, heading string) string {
 	t.Helper()
-	data, err := os.ReadFile(readme)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, after, ok := strings.Cut(string(data), "\n"+heading+"\n")
 	if !ok {
-		t.Fatalf("README.md has no heading %q", heading)
+		t.Fatalf("%s has no heading %q", path, heading)
 	}
 	_, code, ok := strings.Cut(after, "```go\n")
 	if !ok {
@@ -146,14 +163,15 @@ func goBlock(t *testing.T, heading string) string {
 	return code
 }
 
-// buildReadme builds the program of a README code block, as a package of
-// this module that exists only in a build overlay.
-func buildReadme(t *testing.T, heading, name string) string {
+// buildReadme builds the program of the code block after heading in the
+// Markdown file path, as a package of this module that exists only in a
+// build overlay.
+func buildReadme(t *testing.T, path, heading, name string) string {
 	t.Helper()
-	return buildProgram(t, heading, name, goBlock(t, heading))
+	return buildProgram(t, heading, name, goBlock(t, path, heading))
 }
 
-// buildProgram builds program, from the README section heading, as the
+// buildProgram builds program, from the docs section heading, as the
 // package ./readme/name that exists only in a build overlay.
 func buildProgram(t *testing.T, heading, name, program string) string {
 	t.Helper()
@@ -173,54 +191,56 @@ func buildProgram(t *testing.T, heading, name, program string) string {
 	bin := filepath.Join(dir, name)
 	out, err := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "./readme/"+name).CombinedOutput()
 	if err != nil {
-		t.Fatalf("the code of README section %q does not build: %v\n%s", heading, err, out)
+		t.Fatalf("the code of the docs section %q does not build: %v\n%s", heading, err, out)
 	}
 	return bin
 }
 
-// TestReadmeExamples builds the agent and the client of README.md and runs
-// one against the other.
+// TestReadmeExamples builds the v1 agent and client of
+// docs/getting-started.md and runs one against the other.
 func TestReadmeExamples(t *testing.T) {
-	agent := buildReadme(t, "### An agent in 30 lines", "agent")
-	client := buildReadme(t, "### A client", "client")
+	agent := buildReadme(t, gettingStarted, "## An agent in 30 lines", "agent")
+	client := buildReadme(t, gettingStarted, "## A client", "client")
 	out, err := exec.Command(client, agent).CombinedOutput()
 	if err != nil {
-		t.Fatalf("README client with README agent: %v\n%s", err, out)
+		t.Fatalf("the v1 client with the v1 agent of docs/getting-started.md: %v\n%s", err, out)
 	}
 	if want := "hello\nstop: end_turn\n"; string(out) != want {
-		t.Errorf("README client printed %q, want %q", out, want)
+		t.Errorf("the v1 client of docs/getting-started.md printed %q, want %q", out, want)
 	}
 }
 
-// TestReadmeBuildingMessages builds the code of README's "Building
-// messages" inside a function that declares what it uses, and checks that
-// each message it sends (the blocks between blank lines) takes at most
-// three lines.
+// TestReadmeBuildingMessages checks that the function of "Building
+// messages" in docs/getting-started.md sends its three messages (a text
+// chunk, a tool call with a diff, a plan: the parts between blank lines)
+// in at most three lines each. TestDocsGoBlocks compiles it.
 func TestReadmeBuildingMessages(t *testing.T) {
-	const heading = "### Building messages"
-	code := goBlock(t, heading)
-	blocks := strings.Split(strings.TrimSpace(code), "\n\n")
-	if len(blocks) != 3 {
-		t.Errorf("%d messages in README section %q, want 3 (a text chunk, a tool call with a diff, a plan)", len(blocks), heading)
+	checkMessages(t, "## Building messages", 3)
+}
+
+// checkMessages checks that the body of the function send in the Go block
+// after heading in docs/getting-started.md has want parts between blank
+// lines, each a message of at most three lines, and a last line that
+// returns err.
+func checkMessages(t *testing.T, heading string, want int) {
+	t.Helper()
+	code := goBlock(t, gettingStarted, heading)
+	_, body, ok := strings.Cut(code, "\nfunc send(")
+	if !ok {
+		t.Fatalf("the Go block of %q has no func send", heading)
+	}
+	_, body, _ = strings.Cut(body, "{\n")
+	body, _, ok = strings.Cut(body, "\n\treturn err\n}\n")
+	if !ok {
+		t.Fatalf("the func send of %q does not end with return err", heading)
+	}
+	blocks := strings.Split(strings.TrimSpace(body), "\n\n")
+	if len(blocks) != want {
+		t.Errorf("%d messages in the section %q, want %d", len(blocks), heading, want)
 	}
 	for _, b := range blocks {
 		if n := strings.Count(b, "\n") + 1; n > 3 {
-			t.Errorf("a message of README section %q takes %d lines, want at most 3:\n%s", heading, n, b)
+			t.Errorf("a message of the section %q takes %d lines, want at most 3:\n%s", heading, n, b)
 		}
 	}
-	program := `package main
-
-import (
-	"context"
-
-	"github.com/acpgen/acpgen/generated/acpv1"
-)
-
-func main() {}
-
-func send(ctx context.Context, conn *acpv1.AgentSideConnection, id acpv1.SessionID, src string) error {
-` + code + `	return err
-}
-`
-	buildProgram(t, heading, "messages", program)
 }

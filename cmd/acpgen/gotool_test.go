@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestGoTool follows the README's "Use it in your module" from an empty
+// TestGoTool follows "Use it in your module" of docs/generator.md from an empty
 // module: acpgen declared as a tool (through a replace to this checkout, as
 // the module is not fetched from a proxy here), a go:generate line that
 // runs `go tool acpgen`, then go generate, go build, go vet with and

@@ -15,7 +15,7 @@ import (
 
 // TestNewcomerV2 is the path of a new user of v2: from an empty module,
 // generate v2 as package acp with `go tool acpgen`, build the README's
-// 30-line v2 agent against it, and drive that agent over stdio with the
+// v2 agent against it, and drive that agent over stdio with the
 // TypeScript SDK's v2 client (interop/readme_client_v2.mjs). Without node the
 // last step skips; -short skips it all.
 func TestNewcomerV2(t *testing.T) {
@@ -23,7 +23,7 @@ func TestNewcomerV2(t *testing.T) {
 	m.write("internal/acp/generate.go", "// Package acp holds the ACP v2 types.\npackage acp\n\n//go:generate go tool acpgen -version v2 -package acp -out .\n")
 	m.run("mod", "tidy")
 	m.run("generate", "./...")
-	agent := readmeBlock(t, "### An agent in 30 lines, v2")
+	agent := readmeBlock(t, "## A v2 agent")
 	const readmeImport = `"github.com/acpgen/acpgen/generated/acpv2"`
 	if !strings.Contains(agent, readmeImport) {
 		t.Fatalf("the README's v2 agent does not import %s:\n%s", readmeImport, agent)

@@ -22,8 +22,8 @@ import (
 // gets a v2 AgentSideConnection, as it would from a v2 client; the bridge
 // holds the other end of it in memory and converts each call between the
 // client's v1 and the agent's v2. v1 methods without a v2 counterpart are
-// answered -32601; the section "Both protocol versions" of acpgen's README
-// lists what bridges, what does not, and why.
+// answered -32601, and a session update the v1 client cannot be sent goes
+// to BridgeOptions.Undeliverable.
 type Bridge struct {
 	v1   *acpv1.AgentSideConnection  // to the client
 	v2   *acpv2.AgentSideConnection  // the agent's

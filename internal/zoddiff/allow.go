@@ -7,7 +7,7 @@ import (
 )
 
 // The allow-list: the places where acpgen differs from the TypeScript SDK on
-// purpose (README, "Decoding differences from the TypeScript SDK"). Nothing
+// purpose (docs/decoding.md, "Decoding differences from the TypeScript SDK"). Nothing
 // else may differ where the schema sides with zod.
 
 const (
