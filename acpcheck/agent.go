@@ -148,10 +148,12 @@ func checkUnsupported(ctx context.Context, rep *Report, target Target, opts Agen
 		c.fail("agent.init.version-unsupported", "asked %d: answered error %d %q instead of its latest version %d", asked, res.Error.Code, res.Error.Message, latest)
 	case json.Unmarshal(res.Result, &got) != nil || got.ProtocolVersion == nil:
 		c.fail("agent.init.version-unsupported", "asked %d: the result has no integer protocolVersion", asked)
-	case *got.ProtocolVersion != latest:
-		c.fail("agent.init.version-unsupported", "asked %d: answered %d, but the latest version it took is %d", asked, *got.ProtocolVersion, latest)
+	case *got.ProtocolVersion != 1 && *got.ProtocolVersion != 2:
+		c.fail("agent.init.version-unsupported", "asked %d: answered %d, which is no protocol version", asked, *got.ProtocolVersion)
+	case *got.ProtocolVersion < latest:
+		c.fail("agent.init.version-unsupported", "asked %d: answered %d, but the agent took %d", asked, *got.ProtocolVersion, latest)
 	default:
-		c.pass("agent.init.version-unsupported", "asked %d, answered %d", asked, latest)
+		c.pass("agent.init.version-unsupported", "asked %d, answered %d", asked, *got.ProtocolVersion)
 	}
 }
 

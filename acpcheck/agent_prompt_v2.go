@@ -56,11 +56,14 @@ func (c *agentConn) judgeLifecycle(t *turn, err error) {
 	}
 	running := slices.Index(t.states, "running")
 	idle := slices.Index(t.states, "idle")
+	early := outputBeforeState(updates)
 	switch {
 	case err != nil:
 		c.fail("agent.prompt.v2-running-idle", "the turn did not go idle: %v (states seen: %s)", err, strings.Join(t.states, ", "))
 	case running < 0 || running > idle:
 		c.fail("agent.prompt.v2-running-idle", "no running state before idle (states: %s)", strings.Join(t.states, ", "))
+	case early != "":
+		c.fail("agent.prompt.v2-running-idle", "%s sent before any running or requires_action state", early)
 	case t.stop == "":
 		c.fail("agent.prompt.v2-running-idle", "the idle state update carries no stopReason")
 	default:
@@ -122,4 +125,20 @@ func (c *agentConn) judgePlansV2() {
 		c.pass("agent.plan.v2-id", "%d plan_update, each with its planId", updates)
 	}
 	c.judgeEntries(updates, incomplete)
+}
+
+// outputBeforeState returns the kind of the first update of a turn that
+// is the agent's work (not the user message, not a state) and comes before
+// the turn's first state update, or "".
+func outputBeforeState(updates []update) string {
+	for _, u := range updates {
+		switch u.Kind {
+		case "state_update":
+			return ""
+		case "user_message", "user_message_chunk":
+		default:
+			return u.Kind
+		}
+	}
+	return ""
 }

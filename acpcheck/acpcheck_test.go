@@ -1,0 +1,101 @@
+package acpcheck
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	if fault, ok := os.LookupEnv("ACPCHECK_FAKE_AGENT"); ok {
+		runFakeAgent(fault, os.Stdin, os.Stdout)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fake returns the target that runs the fake agent with a fault.
+func fake(t *testing.T, fault string) Target {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Command(exe)
+	c.Env = append(os.Environ(), "ACPCHECK_FAKE_AGENT="+fault)
+	return c
+}
+
+func checkFake(t *testing.T, fault string, versions ...int) *Report {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	return CheckAgent(ctx, fake(t, fault), AgentOptions{Versions: versions, Timeout: time.Second})
+}
+
+// TestFakeAgentPasses: the fake agent without a fault passes every
+// requirement the kit can exercise on it, in both versions.
+func TestFakeAgentPasses(t *testing.T) {
+	r := checkFake(t, "", 1, 2)
+	for _, v := range r.Verdicts {
+		if v.Status == Fail {
+			t.Errorf("%s (v%d): %s\n%s", v.ID, v.Version, v.Detail, transcriptText(v.Transcript))
+		}
+	}
+	if !r.OK() {
+		t.Fatal(r.Text())
+	}
+	for _, id := range []string{"agent.cancel.permission", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.plan.v2-id", "agent.plan.v1-fallback"} {
+		if vs := r.Find(id); len(vs) == 0 || vs[len(vs)-1].Status != Pass {
+			t.Errorf("%s: %v, want a pass", id, vs)
+		}
+	}
+	if r.Duration > 10*time.Second {
+		t.Errorf("the run took %v, more than 10 s", r.Duration)
+	}
+}
+
+// TestPlantedFaults: for each fault the fake agent can plant, the kit
+// fails the requirement the fault breaks.
+func TestPlantedFaults(t *testing.T) {
+	cases := []struct {
+		fault    string
+		versions []int
+		req      string
+	}{
+		{"framing", []int{1}, "agent.stdio.framing"},
+		{"utf8", []int{1}, "agent.stdio.utf8"},
+		{"eof", []int{1}, "agent.stdio.eof-exit"},
+		{"version", []int{1}, "agent.init.version-unsupported"},
+		{"notification-answer", []int{1}, "agent.rpc.notification-silent"},
+		{"id-string", []int{1}, "agent.rpc.id-string"},
+		{"method-not-found", []int{1}, "agent.rpc.method-not-found"},
+		{"parse-error", []int{1}, "agent.rpc.parse-error"},
+		{"schema", []int{1}, "agent.schema.valid"},
+		{"stop-reason", []int{1}, "agent.prompt.v1-stop-reason"},
+		{"late-update", []int{1}, "agent.prompt.v1-updates-in-turn"},
+		{"cancel", []int{1}, "agent.cancel.permission"},
+		{"plan-fallback", []int{1}, "agent.plan.v1-fallback"},
+		{"v2-user-message", []int{2}, "agent.prompt.v2-user-message"},
+		{"v2-running", []int{2}, "agent.prompt.v2-running-idle"},
+		{"v2-required", []int{2}, "agent.session.v2-required"},
+		{"v2-plan-no-id", []int{2}, "agent.plan.v2-id"},
+		{"v2-v1-plan", []int{2}, "agent.plan.v2-no-v1-plan"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.fault, func(t *testing.T) {
+			t.Parallel()
+			r := checkFake(t, tc.fault, tc.versions...)
+			failed := false
+			for _, v := range r.Find(tc.req) {
+				failed = failed || v.Status == Fail
+			}
+			if !failed {
+				t.Errorf("%s not failed:\n%s", tc.req, r.Text())
+			}
+			if req, _ := Lookup(tc.req); req.Tier == Must && r.OK() {
+				t.Errorf("a failed MUST, yet OK")
+			}
+		})
+	}
+}

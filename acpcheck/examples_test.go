@@ -1,0 +1,47 @@
+package acpcheck
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// buildExample builds one of the module's example programs into a
+// temporary directory.
+func buildExample(t *testing.T, name string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds an example program")
+	}
+	out := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command("go", "build", "-o", out, "../examples/"+name)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build examples/%s: %v\n%s", name, err, b)
+	}
+	return out
+}
+
+// TestExampleAgentV1 dogfoods the kit: acpgen's example agent holds every
+// MUST over stdio in protocol v1, and the run stays under 10 s.
+func TestExampleAgentV1(t *testing.T) {
+	bin := buildExample(t, "agent")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r := CheckAgent(ctx, Command(bin), AgentOptions{Versions: []int{1}})
+	if !r.OK() {
+		for _, v := range r.Failed() {
+			t.Logf("%s: %s\n%s", v.ID, v.Detail, transcriptText(v.Transcript))
+		}
+		t.Fatal(r.Text())
+	}
+	for _, id := range []string{"agent.cancel.permission", "agent.plan.v1-fallback", "agent.plan.v1-operations"} {
+		if vs := r.Find(id); len(vs) == 0 || vs[0].Status != Pass {
+			t.Errorf("%s was not exercised: %+v", id, vs)
+		}
+	}
+	if r.Duration > 10*time.Second {
+		t.Errorf("the run took %v", r.Duration)
+	}
+}
