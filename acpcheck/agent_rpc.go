@@ -27,10 +27,17 @@ func (c *agentConn) checkRPC() {
 	c.expectCode("agent.rpc.method-not-found", "acpcheck/no_such_method", map[string]any{}, -32601)
 	usable("an unknown method")
 	c.expectCode("agent.rpc.custom-method", "_acpcheck/no_such_method", map[string]any{}, -32601)
-	c.checkParseError()
-	usable("a line that is not JSON")
-	c.checkInvalidRequest()
-	usable("an invalid request")
+	if _, remote := c.conn.(*remoteConn); remote {
+		// acphttp's client sends only JSON: acpcheck remote checks what a
+		// server does with bodies that are not.
+		c.verdict("agent.rpc.parse-error", NotApplicable, "over the network: see acpcheck remote")
+		c.verdict("agent.rpc.invalid-request", NotApplicable, "over the network: see acpcheck remote")
+	} else {
+		c.checkParseError()
+		usable("a line that is not JSON")
+		c.checkInvalidRequest()
+		usable("an invalid request")
+	}
 	c.expectCode("agent.rpc.invalid-params", "session/new", map[string]any{"cwd": 5, "mcpServers": "none"}, -32602)
 	usable("invalid params")
 	if len(unusable) == 0 {

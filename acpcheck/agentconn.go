@@ -31,6 +31,8 @@ type agentConn struct {
 	// onRequest, when set, handles the agent's requests before the default
 	// answers do; it returns false to leave a request to them.
 	onRequest func(m *msg) bool
+	// onNotification, when set, sees every notification.
+	onNotification func(m *msg)
 }
 
 func newAgentConn(ctx context.Context, rep *Report, target Target, conn Conn, version int, opts AgentOptions) *agentConn {
@@ -127,6 +129,9 @@ func (c *agentConn) pump(timeout time.Duration, stop func(m *msg) bool) error {
 			return err
 		}
 		c.inspect(m)
+		if m.isNotification() && c.onNotification != nil {
+			c.onNotification(m)
+		}
 		if stop(m) {
 			return nil
 		}
