@@ -63,7 +63,9 @@ func fakeClient(fault string, version int, w io.WriteCloser, r io.Reader) {
 		case m.Method == "" && string(m.ID) == "3" && version == 1:
 			return // the turn ended
 		case m.Method == "session/update" && version == 2:
-			var p struct{ Update struct{ SessionUpdate, State string } }
+			var p struct {
+				Update struct{ SessionUpdate, State string }
+			}
 			json.Unmarshal(m.Params, &p)
 			if p.Update.State == "idle" {
 				return
