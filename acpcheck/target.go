@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/acpgen/acpgen/acpexec"
 	"github.com/acpgen/acpgen/acphttp"
 )
 
@@ -39,15 +40,16 @@ type Conn interface {
 }
 
 // A CommandTarget starts the agent as a command speaking over its stdin
-// and stdout.
+// and stdout, supervised by acpexec: in a process group of its own, its
+// stderr kept for the report, ended by its id.
 type CommandTarget struct {
 	Path string
 	Args []string
 	Env  []string // nil: the kit's own environment
 	Dir  string
-	// Wrap, when set, rewrites the command before it starts: a sandbox that
-	// runs it without network, say.
-	Wrap func(*exec.Cmd) *exec.Cmd
+	// Make, when set, makes the command instead of exec.Command: a
+	// sandbox's Command, say, which runs it with no network.
+	Make func(name string, args ...string) *exec.Cmd
 }
 
 // Command returns the target that runs name with args.
@@ -55,81 +57,56 @@ func Command(name string, args ...string) *CommandTarget {
 	return &CommandTarget{Path: name, Args: args}
 }
 
-func (c *CommandTarget) String() string {
-	return strings.Join(append([]string{c.Path}, c.Args...), " ")
-}
+func (c *CommandTarget) String() string { return strings.Join(append([]string{c.Path}, c.Args...), " ") }
 
 // Open starts the command.
 func (c *CommandTarget) Open(ctx context.Context) (Conn, error) {
-	cmd := exec.Command(c.Path, c.Args...)
-	cmd.Env = c.Env
-	cmd.Dir = c.Dir
-	if c.Wrap != nil {
-		cmd = c.Wrap(cmd)
+	var cmd *exec.Cmd
+	if c.Make != nil {
+		cmd = c.Make(c.Path, c.Args...)
+	} else {
+		cmd = exec.Command(c.Path, c.Args...)
+		cmd.Env = c.Env
+		cmd.Dir = c.Dir
 	}
-	setGroup(cmd)
-	stdin, err := cmd.StdinPipe()
+	p := &process{}
+	// The kit measures the exit after EOF itself; Close then only has to
+	// end what is left, quickly.
+	proc, err := acpexec.Start(ctx, cmd, &acpexec.Options{Stderr: &p.stderr, Grace: 100 * time.Millisecond, TermGrace: time.Second})
 	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
-	cmd.Stderr = &p.stderr
-	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", c, err)
 	}
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
+	p.proc = proc
 	return p, nil
 }
 
 // process is a Conn over a started command.
 type process struct {
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	stdout  io.Reader
-	stderr  tail
-	exited  chan struct{}
-	waitErr error
-	stop    sync.Once
+	proc   *acpexec.Process
+	stderr tail
+	stop   sync.Once
 }
 
-func (p *process) Read(b []byte) (int, error)  { return p.stdout.Read(b) }
-func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
-func (p *process) CloseInput() error           { return p.stdin.Close() }
+func (p *process) Read(b []byte) (int, error)  { return p.proc.Read(b) }
+func (p *process) Write(b []byte) (int, error) { return p.proc.Write(b) }
+func (p *process) CloseInput() error           { return p.proc.CloseWrite() }
 func (p *process) Stderr() string              { return p.stderr.String() }
 
 func (p *process) Exited(d time.Duration) (bool, bool) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-p.exited:
+	case <-p.proc.Exited():
 		return true, true
 	case <-t.C:
 		return false, true
 	}
 }
 
-// Stop closes stdin, then signals the process group: SIGTERM, after 2 s
-// SIGKILL, and waits for the process to be reaped.
+// Stop ends the process group (acpexec's Close: input closed, SIGTERM,
+// SIGKILL) and reaps the agent.
 func (p *process) Stop() {
-	p.stop.Do(func() {
-		_ = p.stdin.Close()
-		if ok, _ := p.Exited(100 * time.Millisecond); ok {
-			return
-		}
-		signalGroup(p.cmd, false)
-		if ok, _ := p.Exited(2 * time.Second); ok {
-			return
-		}
-		signalGroup(p.cmd, true)
-		p.Exited(2 * time.Second)
-	})
+	p.stop.Do(func() { _ = p.proc.Close() })
 }
 
 // tail keeps the last 16 KiB written to it.
