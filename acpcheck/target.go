@@ -57,7 +57,9 @@ func Command(name string, args ...string) *CommandTarget {
 	return &CommandTarget{Path: name, Args: args}
 }
 
-func (c *CommandTarget) String() string { return strings.Join(append([]string{c.Path}, c.Args...), " ") }
+func (c *CommandTarget) String() string {
+	return strings.Join(append([]string{c.Path}, c.Args...), " ")
+}
 
 // Open starts the command.
 func (c *CommandTarget) Open(ctx context.Context) (Conn, error) {
