@@ -113,7 +113,9 @@ func dialAgent(ctx context.Context, rep *Report, target Target, version int, opt
 		c.fail("agent.init.version-echo", "asked %d, got %d: a version above the one asked", version, c.negotiated)
 	} else {
 		c.note("asked %d, the agent chose %d: version %d is not checked", version, c.negotiated, version)
+		c.rep.add("agent.init.version-echo", version, NotApplicable, nil, "the agent does not speak version %d (it answered %d)", version, c.negotiated)
 	}
+	c.version = 0 // nothing more is judged on this connection
 	return c
 }
 

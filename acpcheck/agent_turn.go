@@ -141,6 +141,10 @@ func (c *agentConn) cancelTurn() {
 		_ = c.p.notify("session/cancel", map[string]any{"sessionId": s.SessionID})
 		err = c.wait(t, false)
 	}
+	if err == nil && t.resp != nil && t.resp.Error != nil {
+		c.verdict("agent.cancel.stop-reason", NotExercised, "session/prompt answered %s", errText(t.resp, nil))
+		return
+	}
 	if err == nil && t.stop != "cancelled" {
 		c.verdict("agent.cancel.stop-reason", NotExercised, "the turn ended %q: the cancel may have arrived after its end", t.stop)
 		return

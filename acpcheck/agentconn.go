@@ -8,6 +8,11 @@ import (
 	"time"
 )
 
+// startTimeout is how much longer than other answers the answer to
+// initialize may take: the agent's process is starting (node takes seconds
+// on a busy machine).
+const startTimeout = 10 * time.Second
+
 // agentConn is the kit's client side of one connection to the agent.
 type agentConn struct {
 	rep        *Report
@@ -78,8 +83,24 @@ func (c *agentConn) initialize(version int, caps map[string]any) (*msg, bool) {
 		params["clientCapabilities"] = caps
 		params["clientInfo"] = info
 	}
-	c.val = newValidator(min(max(version, 1), 2))
-	res, err := c.call("initialize", params)
+	// The answer is validated once its version is known: an agent may
+	// answer with another version than the one asked.
+	c.val = nil
+	id, err := c.p.request("initialize", params)
+	var res *msg
+	if err == nil {
+		res, err = c.await(id, startTimeout+c.opts.Timeout)
+	}
+	if res != nil && res.Result != nil {
+		var v struct {
+			ProtocolVersion int `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(res.Result, &v)
+		if v.ProtocolVersion == 1 || v.ProtocolVersion == 2 {
+			c.val = newValidator(v.ProtocolVersion)
+			c.validate(res, "initialize", "Response")
+		}
+	}
 	if err != nil {
 		c.rep.add("agent.init.answer", version, Fail, c.transcript(), "initialize: %v", err)
 		return nil, false

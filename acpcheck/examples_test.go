@@ -2,6 +2,8 @@ package acpcheck
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -43,5 +45,46 @@ func TestExampleAgentV1(t *testing.T) {
 	}
 	if r.Duration > 10*time.Second {
 		t.Errorf("the run took %v", r.Duration)
+	}
+}
+
+// TestExampleClient dogfoods client mode: acpgen's example client, which
+// speaks v1, launches the kit as its agent and holds every MUST.
+func TestExampleClient(t *testing.T) {
+	client := buildExample(t, "client")
+	kit := filepath.Join(t.TempDir(), "acpcheck")
+	if b, err := exec.Command("go", "build", "-o", kit, "../cmd/acpcheck").CombinedOutput(); err != nil {
+		t.Fatalf("go build cmd/acpcheck: %v\n%s", err, b)
+	}
+	report := filepath.Join(t.TempDir(), "report.json")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, client, "-prompt", "hello", "--", kit, "client", "-json", report, "-report", os.DevNull)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the client failed: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		OK       bool
+		Verdicts []Verdict
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK {
+		t.Fatalf("a MUST failed:\n%s", data)
+	}
+	passed := map[string]bool{}
+	for _, v := range r.Verdicts {
+		passed[v.ID] = passed[v.ID] || v.Status == Pass
+	}
+	for _, id := range []string{"client.permission.answer", "client.updates.unknown-v1", "client.rpc.method-not-found", "client.schema.valid"} {
+		if !passed[id] {
+			t.Errorf("%s did not pass:\n%s", id, data)
+		}
 	}
 }
