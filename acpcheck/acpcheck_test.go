@@ -22,7 +22,8 @@ func fake(t *testing.T, fault string) Target {
 		t.Fatal(err)
 	}
 	c := Command(exe)
-	c.Env = append(os.Environ(), "ACPCHECK_FAKE_AGENT="+fault)
+	// A binary built with -race sleeps 1 s at exit unless told not to.
+	c.Env = append(os.Environ(), "ACPCHECK_FAKE_AGENT="+fault, "GORACE=atexit_sleep_ms=0")
 	return c
 }
 

@@ -215,8 +215,10 @@ func (c *agentConn) finish() {
 	}
 	if exited {
 		c.pass("agent.stdio.eof-exit", "exited %.0f ms after stdin closed", float64(time.Since(start).Milliseconds()))
+	} else if exited, _ := c.conn.Exited(3 * time.Second); exited {
+		c.fail("agent.stdio.eof-exit", "exited only %.0f ms after stdin closed", float64(time.Since(start).Milliseconds()))
 	} else {
-		c.fail("agent.stdio.eof-exit", "still running 1 s after stdin closed")
+		c.fail("agent.stdio.eof-exit", "still running 4 s after stdin closed")
 	}
 }
 
