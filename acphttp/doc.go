@@ -18,6 +18,17 @@
 // TypeScript SDK routes it to, holds each connection to its Limits, and
 // closes every connection on Shutdown.
 //
+// A server on localhost is safe from the web pages open in the user's
+// browser by default: it refuses with 403 a request that arrived on a
+// loopback address with a Host that is not a loopback name (DNS
+// rebinding) and a request whose Origin is a web page other than a
+// loopback one of its own port. Options.AllowedHosts and
+// Options.OriginPatterns name the hosts and pages to accept besides, and
+// Options.DisableHostCheck and Options.DisableOriginCheck turn each check
+// off. A server that other machines can reach needs authentication as
+// well: its ConnectFunc checks the request's credential and refuses with
+// a StatusError.
+//
 // Dial connects to an endpoint as a client, over Streamable HTTP or
 // WebSocket as the URL's scheme says, and returns a Transport, the reader
 // and writer of a generated client connection:

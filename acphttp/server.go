@@ -58,9 +58,39 @@ type Options struct {
 	// MaxConnections bounds the open connections of the server: past it a
 	// new one is refused with 503. Zero means no bound.
 	MaxConnections int
-	// OriginPatterns lists the hosts, besides the request's own, whose
-	// browser pages may open a WebSocket (see websocket.AcceptOptions).
+
+	// OriginPatterns lists the web pages, besides the loopback ones, that
+	// may send requests of either profile to the server. A pattern matches
+	// the host of the request's Origin (host or host:port, as path.Match
+	// matches, ignoring case: "app.example.com", "*.example.com:8443"); one
+	// with "://" matches scheme and host ("https://app.example.com",
+	// "vscode-webview://*").
 	OriginPatterns []string
+	// AllowedHosts lists the names, besides the loopback ones, that the
+	// Host of a request may give: those of a server that is reached by
+	// name, such as through a reverse proxy on the same machine that
+	// passes the client's Host on. A pattern matches the host name, or,
+	// when it has a port, host:port, as path.Match matches, ignoring case
+	// ("agent.example.com", "*.internal", "acp.example.com:8443"). Once it
+	// is set, the Host of every request is checked, whatever address the
+	// request arrived on.
+	AllowedHosts []string
+	// DisableHostCheck turns the check of the Host off: for a server whose
+	// clients reach it by names that cannot be listed in AllowedHosts, or
+	// behind a reverse proxy that sets a Host of its own choosing, when
+	// what is in front of the server already refuses the Hosts it does
+	// not serve. Without the check, a loopback server is open to the web
+	// pages DNS rebinding points at it, unless the Origin check or an
+	// authorization in the ConnectFunc stops them.
+	DisableHostCheck bool
+	// DisableOriginCheck turns the check of the Origin off: for a server
+	// whose requests all come through something (a reverse proxy, a
+	// gateway) that checks the Origin itself, or that authorizes every
+	// connection in its ConnectFunc with a credential that a browser does
+	// not attach by itself, such as a bearer token (a cookie is not one).
+	// A web page that the user has given such a credential, or that
+	// OriginPatterns cannot describe, may then reach the server.
+	DisableOriginCheck bool
 }
 
 // Server is the http.Handler of an ACP endpoint (conventionally /acp)
@@ -70,10 +100,32 @@ type Options struct {
 // connection runs an agent started by the ConnectFunc. It serves HTTP/1.1
 // and HTTP/2, cleartext (h2c) included when the http.Server's Protocols
 // allow it.
+//
+// The server refuses with 403, before it opens or touches a connection,
+// the requests of either profile that a web page open in the user's
+// browser could send it:
+//
+//   - a request that arrives on a loopback address with a Host that is
+//     neither a loopback name (localhost, 127.0.0.1, [::1]) nor one of
+//     Options.AllowedHosts: a page whose host name DNS rebinding has
+//     pointed at 127.0.0.1 sends the Host of its own name;
+//   - a request whose Origin is neither a loopback page on the port the
+//     request was sent to (http://localhost:PORT, http://127.0.0.1:PORT,
+//     http://[::1]:PORT) nor one Options.OriginPatterns allows. A request
+//     without Origin is not a web page's (a browser sends Origin with
+//     every POST, cross-origin request and WebSocket), and passes unless
+//     the browser's Sec-Fetch-Site says another site sent it.
+//
+// Programs that are not browsers, acphttp's client and the TypeScript
+// SDK's among them, send no Origin, and a loopback Host to a loopback
+// server: the protections do not touch them. A server that other
+// machines can reach needs authentication besides: its ConnectFunc
+// checks a credential, such as a bearer token, and refuses with a
+// StatusError.
 type Server struct {
 	connect ConnectFunc
 	limits  Limits
-	origins []string
+	guard   *guard
 	log     *log.Logger
 	max     int
 
@@ -87,11 +139,10 @@ type Server struct {
 // NewServer returns a Server whose connections connect starts; opts may
 // be nil.
 func NewServer(connect ConnectFunc, opts *Options) *Server {
-	s := &Server{connect: connect, conns: map[string]*conn{}}
+	s := &Server{connect: connect, conns: map[string]*conn{}, guard: newGuard(opts)}
 	s.poll.wg = &s.wg
 	if opts != nil {
 		s.limits = opts.Limits
-		s.origins = opts.OriginPatterns
 		s.log = opts.ErrorLog
 		s.max = opts.MaxConnections
 	}
@@ -258,8 +309,13 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *conn {
 	return c
 }
 
-// ServeHTTP serves one request of either profile.
+// ServeHTTP serves one request of either profile, after the protections
+// of Options against web pages.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if text := s.guard.refusal(r); text != "" {
+		textResponse(w, http.StatusForbidden, text)
+		return
+	}
 	switch r.Method {
 	case http.MethodPost:
 		s.servePost(w, r)

@@ -21,10 +21,6 @@ import (
 // frames from the socket in its own reading goroutine and writes its
 // output to it, so that an idle connection holds no goroutine of its own.
 func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
-	if !s.originAllowed(r) {
-		textResponse(w, http.StatusForbidden, "Forbidden")
-		return
-	}
 	c := s.open(w, r, true)
 	if c == nil {
 		return

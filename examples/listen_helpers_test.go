@@ -24,7 +24,7 @@ type server struct {
 
 // listen starts cmd, an agent that prints "listening on URL" as the first
 // line of its standard error once it accepts connections, and returns it
-// with that URL. The test's cleanup stops it if it is still running.
+// with that URL, on 127.0.0.1 or [::1]. The test's cleanup stops it if it is still running.
 func listen(t *testing.T, cmd *exec.Cmd) *server {
 	t.Helper()
 	s := &server{cmd: cmd, log: &stderrLog{first: make(chan string, 1)}, done: make(chan struct{})}
@@ -40,8 +40,9 @@ func listen(t *testing.T, cmd *exec.Cmd) *server {
 	select {
 	case line := <-s.log.first:
 		url, ok := strings.CutPrefix(line, "listening on ")
-		if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/acp") {
-			t.Fatalf("%s printed %q first, want \"listening on http://127.0.0.1:PORT/acp\"", cmd.Path, line)
+		loopback := strings.HasPrefix(url, "http://127.0.0.1:") || strings.HasPrefix(url, "http://[::1]:")
+		if !ok || !loopback || !strings.HasSuffix(url, "/acp") {
+			t.Fatalf("%s printed %q first, want \"listening on http://127.0.0.1:PORT/acp\" (or [::1])", cmd.Path, line)
 		}
 		s.URL = url
 	case <-s.done:
