@@ -22,6 +22,13 @@ func (c doneConn) Done() <-chan struct{} { return c }
 // and returns the endpoint's URL.
 func serveFake(t *testing.T, wrap func(http.Handler) http.Handler) string {
 	t.Helper()
+	return serveFakeOptions(t, wrap, &acphttp.Options{})
+}
+
+// serveFakeOptions is serveFake with the server's options.
+func serveFakeOptions(t *testing.T, wrap func(http.Handler) http.Handler, opts *acphttp.Options) string {
+	t.Helper()
+	opts.ErrorLog = log.New(io.Discard, "", 0)
 	s := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 		c := make(doneConn)
 		go func() {
@@ -29,7 +36,7 @@ func serveFake(t *testing.T, wrap func(http.Handler) http.Handler) string {
 			runFakeAgent("", in, out)
 		}()
 		return c, nil
-	}, &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
+	}, opts)
 	var h http.Handler = s
 	if wrap != nil {
 		h = wrap(s)
@@ -65,7 +72,8 @@ func TestRemoteAcphttp(t *testing.T) {
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"remote.http.sse", "remote.http.delete", "remote.ws.upgrade", "remote.http.body-limit", "remote.http.batch"} {
+	for _, id := range []string{"remote.http.sse", "remote.http.delete", "remote.ws.upgrade", "remote.http.body-limit", "remote.http.batch",
+		"remote.local.host", "remote.local.origin"} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: %+v", id, vs)
 		}
@@ -155,4 +163,19 @@ func (s stripHeader) WriteHeader(code int) {
 func (s stripHeader) Write(b []byte) (int, error) {
 	s.ResponseWriter.Header().Del(s.name)
 	return s.ResponseWriter.Write(b)
+}
+
+// TestRemoteLoopbackUnprotected: a loopback server with acphttp's Host and
+// Origin checks turned off fails the two SHOULDs, and only those.
+func TestRemoteLoopbackUnprotected(t *testing.T) {
+	url := serveFakeOptions(t, nil, &acphttp.Options{DisableHostCheck: true, DisableOriginCheck: true})
+	r := CheckRemote(context.Background(), url, RemoteOptions{Timeout: time.Second, NoBodyLimit: true})
+	for _, id := range []string{"remote.local.host", "remote.local.origin"} {
+		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Fail {
+			t.Errorf("%s: %+v", id, vs)
+		}
+	}
+	if !r.OK() {
+		t.Errorf("a SHOULD failed the run:\n%s", r.Text())
+	}
 }
