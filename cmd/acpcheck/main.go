@@ -54,6 +54,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	noPrompt := fs.Bool("no-prompt", false, "send no session/prompt (for agents whose prompts reach a model)")
 	versions := fs.String("versions", "1,2", "protocol `versions` to check, comma-separated")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for each answer")
+	noBodyLimit := fs.Bool("no-body-limit", false, "remote mode: do not send the 17 MiB body")
 	reportOut := fs.String("report", "", "client mode: write the text report to `FILE` (default stderr)")
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
 	if err := fs.Parse(args[1:]); err != nil {
@@ -78,7 +79,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		if fs.NArg() != 1 {
 			return 2, errors.New("remote takes one URL")
 		}
-		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Timeout: *timeout})
+		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Timeout: *timeout, NoBodyLimit: *noBodyLimit})
 	case "client":
 		text = stderr
 		if *reportOut != "" {
