@@ -46,7 +46,7 @@ func TestFakeAgentPasses(t *testing.T) {
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"agent.cancel.permission", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.plan.v2-id", "agent.plan.v1-fallback"} {
+	for _, id := range []string{"agent.cancel.permission", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.session.delete", "agent.plan.v2-id", "agent.plan.v1-fallback"} {
 		if vs := r.Find(id); len(vs) == 0 || vs[len(vs)-1].Status != Pass {
 			t.Errorf("%s: %v, want a pass", id, vs)
 		}

@@ -78,11 +78,14 @@ func (c *agentConn) advertised() map[string]bool {
 	if c.version == 2 {
 		if present(r.Capabilities.Session) {
 			out["session"], out["list"], out["resume"], out["close"] = true, true, true, true
+			var s map[string]json.RawMessage
+			_ = json.Unmarshal(r.Capabilities.Session, &s)
+			out["delete"] = present(s["delete"])
 		}
 		return out
 	}
 	out["load"] = r.AgentCapabilities.LoadSession
-	for _, k := range []string{"list", "resume", "close"} {
+	for _, k := range []string{"list", "resume", "close", "delete"} {
 		out[k] = present(r.AgentCapabilities.SessionCapabilities[k])
 	}
 	return out
@@ -133,11 +136,16 @@ func (c *agentConn) checkCapabilities(sid string) {
 	})
 	resume := map[string]any{"sessionId": sid, "cwd": c.opts.Cwd}
 	try("agent.session.resume", "resume", "session/resume", resume, nil)
-	s, problem := c.newSession()
-	if problem == "" {
-		try("agent.session.close", "close", "session/close", map[string]any{"sessionId": s.SessionID}, nil)
-	} else {
-		c.fail("agent.session.close", "%s", problem)
+	for _, m := range []struct{ req, key, method string }{
+		{"agent.session.close", "close", "session/close"},
+		{"agent.session.delete", "delete", "session/delete"},
+	} {
+		s, problem := c.newSession()
+		if problem == "" {
+			try(m.req, m.key, m.method, map[string]any{"sessionId": s.SessionID}, nil)
+		} else {
+			c.fail(m.req, "%s", problem)
+		}
 	}
 	if c.version == 2 {
 		switch {

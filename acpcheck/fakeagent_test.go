@@ -156,7 +156,7 @@ func (a *fakeAgent) request(id json.RawMessage, method string, params json.RawMe
 		}
 		a.mu.Unlock()
 		a.result(id, map[string]any{"sessions": list})
-	case "session/resume", "session/close":
+	case "session/resume", "session/close", "session/delete":
 		a.result(id, map[string]any{})
 	case "session/prompt":
 		if len(p.SessionID) < 5 || p.SessionID[:5] != "fake_" {
@@ -190,7 +190,7 @@ func (a *fakeAgent) initialize(id json.RawMessage, asked int, caps json.RawMessa
 	info := map[string]any{"name": "fake", "version": "1.0.0"}
 	if v == 2 {
 		a.result(id, map[string]any{"protocolVersion": v, "info": info,
-			"capabilities": map[string]any{"session": map[string]any{}}, "authMethods": []any{}})
+			"capabilities": map[string]any{"session": map[string]any{"delete": map[string]any{}}}, "authMethods": []any{}})
 		return
 	}
 	caps1 := map[string]any{"loadSession": false}

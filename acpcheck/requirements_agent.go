@@ -37,6 +37,7 @@ func init() {
 		Requirement{"agent.session.list", PerCapability, "An agent that advertises session listing answers session/list with the sessions it knows, the new one among them.", pageSessionSetup},
 		Requirement{"agent.session.resume", PerCapability, "An agent that advertises session resume answers session/resume of a session it created with a result.", pageSessionSetup},
 		Requirement{"agent.session.close", PerCapability, "An agent that advertises session close answers session/close with a result.", pageSessionSetup},
+		Requirement{"agent.session.delete", PerCapability, "An agent that advertises session delete answers session/delete of a session it created with a result.", pageSessionSetup},
 		Requirement{"agent.session.modes", PerCapability, "An agent that offers session modes accepts session/set_mode to each mode it listed.", pageSessionSetup},
 		Requirement{"agent.session.config", PerCapability, "An agent that offers config options accepts session/set_config_option with a value it listed.", pageSessionSetup},
 		Requirement{"agent.session.v2-required", Must, "A v2 agent whose initialize result has capabilities.session implements session/list, session/resume and session/close.", pageRequiredV2},
