@@ -3,6 +3,7 @@ package acpcheck
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,6 +86,36 @@ func TestExampleClient(t *testing.T) {
 	for _, id := range []string{"client.permission.answer", "client.updates.unknown-v1", "client.rpc.method-not-found", "client.schema.valid"} {
 		if !passed[id] {
 			t.Errorf("%s did not pass:\n%s", id, data)
+		}
+	}
+}
+
+// TestExampleClientRemote: acpgen's example client, connecting over
+// Streamable HTTP and over WebSocket, holds every MUST.
+func TestExampleClientRemote(t *testing.T) {
+	client := buildExample(t, "client")
+	for _, scheme := range []string{"http", "ws"} {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		reports := make(chan *Report, 1)
+		go func() { reports <- ListenClient(ctx, l, ClientOptions{Timeout: time.Second}) }()
+		out, err := exec.CommandContext(ctx, client, "-prompt", "hello", "-connect", scheme+"://"+l.Addr().String()+"/acp").CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: the client failed: %v\n%s", scheme, err, out)
+		}
+		r := <-reports
+		cancel()
+		if r == nil {
+			t.Fatalf("%s: no client connected", scheme)
+		}
+		if !r.OK() {
+			t.Fatalf("%s: %v", scheme, r.Text())
+		}
+		if vs := r.Find("client.permission.answer"); len(vs) != 1 || vs[0].Status != Pass {
+			t.Errorf("%s: client.permission.answer: %+v", scheme, vs)
 		}
 	}
 }

@@ -5,6 +5,7 @@
 //	acpcheck agent [flags] URL            check an agent served over HTTP or WebSocket
 //	acpcheck remote [flags] URL           check the transport of a remote endpoint
 //	acpcheck client [flags]               be the agent a client under test launches
+//	acpcheck client -listen ADDR [flags]  be an agent a remote client connects to
 //
 // See docs/acpcheck.md.
 package main
@@ -15,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strconv"
@@ -37,6 +39,7 @@ const usage = `usage:
   acpcheck agent [flags] URL
   acpcheck remote [flags] URL
   acpcheck client [flags]
+  acpcheck client -listen ADDR [flags]
 flags:`
 
 // run runs one mode and returns the exit code: 0 when every MUST holds,
@@ -55,6 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	versions := fs.String("versions", "1,2", "protocol `versions` to check, comma-separated")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for each answer")
 	noBodyLimit := fs.Bool("no-body-limit", false, "remote mode: do not send the 17 MiB body")
+	listen := fs.String("listen", "", "client mode: check a remote client, serving http://`ADDR`/acp (Streamable HTTP and WebSocket) instead of stdio")
 	reportOut := fs.String("report", "", "client mode: write the text report to `FILE` (default stderr)")
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
 	if err := fs.Parse(args[1:]); err != nil {
@@ -90,7 +94,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 			defer f.Close()
 			text = f
 		}
-		rep = acpcheck.CheckClient(ctx, stdout, stdin, acpcheck.ClientOptions{Timeout: *timeout})
+		if *listen == "" {
+			rep = acpcheck.CheckClient(ctx, stdout, stdin, acpcheck.ClientOptions{Timeout: *timeout})
+			break
+		}
+		if *reportOut == "" {
+			text = stdout // stdout carries no protocol here
+		}
+		l, err := net.Listen("tcp", *listen)
+		if err != nil {
+			return 2, err
+		}
+		fmt.Fprintf(stderr, "acpcheck: waiting for a client at http://%s/acp\n", l.Addr())
+		if rep = acpcheck.ListenClient(ctx, l, acpcheck.ClientOptions{Timeout: *timeout}); rep == nil {
+			return 2, errors.New("no client connected")
+		}
 	default:
 		fmt.Fprintln(stderr, usage)
 		return 2, nil
