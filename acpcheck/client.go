@@ -165,6 +165,9 @@ func (r *clientRun) finish() {
 	if len(r.rep.Find("client.fs.read")) == 0 {
 		r.verdict("client.fs.read", NotApplicable, "fs.readTextFile not advertised")
 	}
+	if len(r.rep.Find("client.terminal")) == 0 {
+		r.verdict("client.terminal", NotApplicable, "terminal not advertised")
+	}
 	if len(r.rep.Find("client.session.cwd")) == 0 {
 		r.verdict("client.session.cwd", NotExercised, "the client opened no session")
 	}

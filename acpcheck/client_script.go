@@ -49,6 +49,7 @@ func (r *clientRun) prompt(m *msg) {
 	r.sendUpdates(sid)
 	r.probe()
 	r.readFile(sid)
+	r.terminal(sid)
 	r.permission(sid)
 	stop := "end_turn"
 	if r.cancelled[sid] {
@@ -213,4 +214,33 @@ func (r *clientRun) permission(sid string) {
 	if r.version == 2 {
 		r.update(sid, map[string]any{"sessionUpdate": "state_update", "state": "running"})
 	}
+}
+
+// terminal runs "true" in a terminal of a client that advertised
+// terminals, waits for its exit and releases it.
+func (r *clientRun) terminal(sid string) {
+	var on bool
+	if r.version == 2 || json.Unmarshal(r.caps["terminal"], &on) != nil || !on {
+		return
+	}
+	res, err := r.c.call("terminal/create", map[string]any{"sessionId": sid, "command": "true"})
+	if err != nil || res.Error != nil {
+		r.verdict("client.terminal", Fail, "terminal/create: %s", errText(res, err))
+		return
+	}
+	var t struct {
+		TerminalID string `json:"terminalId"`
+	}
+	if json.Unmarshal(res.Result, &t) != nil || t.TerminalID == "" {
+		r.verdict("client.terminal", Fail, "terminal/create answered no terminalId")
+		return
+	}
+	for _, method := range []string{"terminal/wait_for_exit", "terminal/release"} {
+		res, err := r.c.call(method, map[string]any{"sessionId": sid, "terminalId": t.TerminalID})
+		if err != nil || res.Error != nil {
+			r.verdict("client.terminal", Fail, "%s: %s", method, errText(res, err))
+			return
+		}
+	}
+	r.verdict("client.terminal", Pass, "terminal %s created, exited and released", t.TerminalID)
 }

@@ -32,7 +32,7 @@ func fakeClient(fault string, version int, w io.WriteCloser, r io.Reader) {
 	if fault == "first" {
 		send(newSession)
 	}
-	init := map[string]any{"protocolVersion": version, "clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": true}}}
+	init := map[string]any{"protocolVersion": version, "clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": true}, "terminal": true}}
 	if version == 2 {
 		init = map[string]any{"protocolVersion": 2, "capabilities": map[string]any{}, "info": map[string]any{"name": "fake", "version": "1"}}
 	}
@@ -90,6 +90,16 @@ func fakeClient(fault string, version int, w io.WriteCloser, r io.Reader) {
 				}
 			}
 			send(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"outcome": outcome}})
+		case m.Method == "terminal/create":
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"terminalId": "t1"}})
+		case m.Method == "terminal/wait_for_exit":
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"exitCode": 0}})
+		case m.Method == "terminal/release":
+			if fault == "terminal" {
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
+			} else {
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{}})
+			}
 		case m.Method == "fs/read_text_file":
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32002, "message": "not found"}})
 		case m.Method != "":
@@ -131,8 +141,10 @@ func TestFakeClientPasses(t *testing.T) {
 			t.Fatalf("v%d:\n%s", v, r.Text())
 		}
 		if v == 1 {
-			if vs := r.Find("client.fs.read"); len(vs) != 1 || vs[0].Status != Pass {
-				t.Errorf("client.fs.read: %+v", vs)
+			for _, id := range []string{"client.fs.read", "client.terminal"} {
+				if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
+					t.Errorf("%s: %+v", id, vs)
+				}
 			}
 		}
 	}
@@ -154,6 +166,7 @@ func TestPlantedClientFaults(t *testing.T) {
 		{"notification-answer", "client.rpc.notification-silent"},
 		{"bad-option", "client.permission.answer"},
 		{"cancel-selected", "client.permission.cancelled"},
+		{"terminal", "client.terminal"},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			r := checkFakeClient(t, tc.fault, 1)

@@ -54,10 +54,12 @@ type Report struct {
 	mu sync.Mutex
 }
 
-// OK reports whether every MUST requirement held: no MUST verdict failed.
+// OK reports whether every MUST holds: no MUST verdict failed, and no
+// per-capability one (a capability's rules are MUSTs for a program that
+// advertises it).
 func (r *Report) OK() bool {
 	for _, v := range r.Verdicts {
-		if v.Tier == Must && v.Status == Fail {
+		if (v.Tier == Must || v.Tier == PerCapability) && v.Status == Fail {
 			return false
 		}
 	}

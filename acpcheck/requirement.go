@@ -28,7 +28,7 @@ type Tier string
 
 // The tiers. A MUST that fails fails the run; a SHOULD that fails is
 // reported; a per-capability requirement binds only a program that
-// advertised the capability, and is "not applicable" otherwise; an
+// advertised the capability, as a MUST, and is "not applicable" otherwise; an
 // informational one describes what the program does without judging it.
 const (
 	Must          Tier = "MUST"
@@ -66,6 +66,8 @@ const (
 	pageSchemaV1       = "https://agentclientprotocol.com/protocol/schema"
 	pageSchemaV2       = "https://agentclientprotocol.com/protocol/v2/schema"
 	pageRemote         = "https://agentclientprotocol.com/rfds/streamable-http-websocket-transport"
+	pageFileSystem     = "https://agentclientprotocol.com/protocol/file-system"
+	pageTerminals      = "https://agentclientprotocol.com/protocol/terminals"
 )
 
 // registry holds every requirement by id; requirements.go files add theirs.

@@ -17,6 +17,7 @@ func init() {
 		Requirement{"client.updates.unknown-v2", Must, "A v2 client keeps the connection going after session updates of unknown and custom (_-prefixed) kinds and unknown members.", pageExtensibility},
 		Requirement{"client.permission.answer", Must, "The client answers a permission request with one of the options offered, or cancelled.", pagePromptTurn},
 		Requirement{"client.permission.cancelled", Must, "A client that cancels a turn answers the turn's pending permission request with the cancelled outcome.", pagePromptTurn},
-		Requirement{"client.fs.read", PerCapability, "A client that advertises fs.readTextFile answers fs/read_text_file (with the text or an error).", pagePromptTurn},
+		Requirement{"client.fs.read", PerCapability, "A client that advertises fs.readTextFile answers fs/read_text_file (with the text or an error).", pageFileSystem},
+		Requirement{"client.terminal", PerCapability, "A client that advertises terminal answers terminal/create with a terminalId, then terminal/wait_for_exit and terminal/release of it.", pageTerminals},
 	)
 }
