@@ -100,3 +100,19 @@ func TestPlantedFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestAuthRequired: an agent that wants authentication before session/new
+// (which the kit never gives) holds every MUST the kit can reach, and the
+// session and prompt checks are not exercised rather than failed.
+func TestAuthRequired(t *testing.T) {
+	r := checkFake(t, "auth", 1, 2)
+	if !r.OK() || len(r.Failed()) > 0 {
+		t.Fatal(r.Text())
+	}
+	for _, id := range []string{"agent.session.new", "agent.prompt.v1-stop-reason", "agent.prompt.v2-running-idle", "agent.session.v2-required"} {
+		vs := r.Find(id)
+		if len(vs) == 0 || vs[len(vs)-1].Status != NotExercised {
+			t.Errorf("%s: %+v", id, vs)
+		}
+	}
+}

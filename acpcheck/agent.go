@@ -163,9 +163,17 @@ func checkUnsupported(ctx context.Context, rep *Report, target Target, opts Agen
 func (c *agentConn) checkVersion() {
 	c.checkRPC()
 	sid := c.checkSessions()
-	if sid != "" {
-		c.checkCapabilities(sid)
+	if sid == "" {
+		reason := "no session could be created"
+		if c.authRequired {
+			reason = "the agent requires authentication before session/new"
+		}
+		for _, id := range append(sessionRequirements(c.version), promptRequirements(c.version)...) {
+			c.verdict(id, NotExercised, "%s", reason)
+		}
+		return
 	}
+	c.checkCapabilities(sid)
 	if c.opts.NoPrompt {
 		for _, id := range promptRequirements(c.version) {
 			c.verdict(id, NotApplicable, "prompts were not sent (no-prompt mode)")

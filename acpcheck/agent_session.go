@@ -6,6 +6,20 @@ import (
 	"strings"
 )
 
+// codeAuthRequired is the error an agent answers session/new with until
+// the client has authenticated.
+const codeAuthRequired = -32000
+
+// sessionRequirements lists the requirements judged on a session.
+func sessionRequirements(version int) []string {
+	ids := []string{"agent.session.unknown", "agent.session.load", "agent.session.list", "agent.session.resume",
+		"agent.session.close", "agent.session.delete", "agent.session.modes", "agent.session.config"}
+	if version == 2 {
+		ids = append(ids, "agent.session.v2-required")
+	}
+	return ids
+}
+
 // sessionResult is the parts of a session/new result the checks read.
 type sessionResult struct {
 	SessionID string `json:"sessionId"`
@@ -25,6 +39,9 @@ type sessionResult struct {
 func (c *agentConn) newSession() (sessionResult, string) {
 	var s sessionResult
 	res, err := c.call("session/new", c.newSessionParams())
+	if err == nil && res.Error != nil && res.Error.Code == codeAuthRequired {
+		c.authRequired = true
+	}
 	if err != nil || res.Error != nil {
 		return s, "session/new: " + errText(res, err)
 	}
@@ -37,7 +54,11 @@ func (c *agentConn) newSession() (sessionResult, string) {
 // checkSessions creates the session the capability checks use.
 func (c *agentConn) checkSessions() string {
 	s, problem := c.newSession()
-	if problem != "" {
+	switch {
+	case c.authRequired:
+		c.verdict("agent.session.new", NotExercised, "%s: the agent requires authentication, which the kit does not give", problem)
+		return ""
+	case problem != "":
 		c.fail("agent.session.new", "%s", problem)
 		return ""
 	}

@@ -32,6 +32,7 @@ type agentConn struct {
 	decodeProblems []string
 	unstable       []string // messages valid only under the unstable schema
 	validated      int
+	authRequired   bool // session/new answered that authentication is required
 
 	// onRequest, when set, handles the agent's requests before the default
 	// answers do; it returns false to leave a request to them.

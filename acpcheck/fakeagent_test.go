@@ -135,6 +135,10 @@ func (a *fakeAgent) request(id json.RawMessage, method string, params json.RawMe
 	case "initialize":
 		a.initialize(id, p.ProtocolVersion, p.ClientCapabilities)
 	case "session/new":
+		if a.fault == "auth" {
+			a.error(id, -32000, "Authentication required")
+			return
+		}
 		if _, ok := p.Cwd.(string); !ok {
 			a.error(id, -32602, "cwd must be a string")
 			return
