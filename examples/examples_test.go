@@ -9,6 +9,8 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -68,12 +70,43 @@ func TestClientFails(t *testing.T) {
 	}
 }
 
-// wire runs the agent with its stdin and stdout as lines.
+// wire runs the agent with its stdin and stdout as lines. The agent's
+// random ids (sess_ or msg_ and 32 hex digits) read as sess_1, msg_1, … in
+// the order they first come, and are written back as the agent made them.
 type wire struct {
 	t   *testing.T
 	in  io.WriteCloser
 	out *bufio.Scanner
 	cmd *exec.Cmd
+
+	aliases map[string]string // random id → its alias
+	reals   map[string]string // alias → random id
+	counts  map[string]int    // aliases given, by prefix
+}
+
+// randomID is an id that the example agents make.
+var randomID = regexp.MustCompile(`\b(sess|msg)_[0-9a-f]{32}\b`)
+
+// alias replaces the random ids in line with their aliases.
+func (w *wire) alias(line string) string {
+	return randomID.ReplaceAllStringFunc(line, func(id string) string {
+		if a, ok := w.aliases[id]; ok {
+			return a
+		}
+		prefix, _, _ := strings.Cut(id, "_")
+		w.counts[prefix]++
+		a := prefix + "_" + strconv.Itoa(w.counts[prefix])
+		w.aliases[id], w.reals[a] = a, id
+		return a
+	})
+}
+
+// unalias replaces the aliases in line, as JSON strings, with their ids.
+func (w *wire) unalias(line string) string {
+	for a, id := range w.reals {
+		line = strings.ReplaceAll(line, `"`+a+`"`, `"`+id+`"`)
+	}
+	return line
 }
 
 func startAgent(t *testing.T) *wire {
@@ -94,7 +127,8 @@ func startWire(t *testing.T, cmd *exec.Cmd) *wire {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	w := &wire{t: t, in: in, out: bufio.NewScanner(out), cmd: cmd}
+	w := &wire{t: t, in: in, out: bufio.NewScanner(out), cmd: cmd,
+		aliases: map[string]string{}, reals: map[string]string{}, counts: map[string]int{}}
 	t.Cleanup(func() {
 		in.Close()
 		done := make(chan error, 1)
@@ -114,7 +148,7 @@ func startWire(t *testing.T, cmd *exec.Cmd) *wire {
 
 func (w *wire) send(line string) {
 	w.t.Helper()
-	if _, err := io.WriteString(w.in, line+"\n"); err != nil {
+	if _, err := io.WriteString(w.in, w.unalias(line)+"\n"); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -132,7 +166,7 @@ func (w *wire) recv() string {
 	if !w.out.Scan() {
 		w.t.Fatalf("agent output ended: %v", w.out.Err())
 	}
-	return w.out.Text()
+	return w.alias(w.out.Text())
 }
 
 func jsonEqual(a, b string) bool {
@@ -158,7 +192,7 @@ func chunk(text string) string {
 func TestAgentWire(t *testing.T) {
 	w := startAgent(t)
 	w.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	w.expect(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"authMethods":[]}}`)
+	w.expect(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"},"authMethods":[]}}`)
 	w.send(`{"jsonrpc":"2.0","id":"u","method":"session/unknown","params":{}}`)
 	w.expect(`{"jsonrpc":"2.0","id":"u","error":{"code":-32601,"message":"Method not found","data":{"method":"session/unknown"}}}`)
 	w.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":7,"mcpServers":[]}}`)

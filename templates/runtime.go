@@ -30,6 +30,9 @@ const (
 	// no plan operations, or has them only behind a gate (the file is then
 	// built when the gate is off).
 	WithoutPlanOps
+	// WithTurns: packages with the session runtime whose protocol has the
+	// v2 prompt lifecycle (the turn runtime and the session contract).
+	WithTurns
 )
 
 // A Runtime is one runtime file of the generated packages: source that does
@@ -62,11 +65,16 @@ var Runtimes = []Runtime{
 	{Name: "conn_parse.go", Template: "conn_parse.go.tmpl", When: WithConn},
 	{Name: "conn_serve.go", Template: "conn_serve.go.tmpl", When: WithConn},
 	{Name: "conn_init.go", Template: "conn_init_{{VERSION}}.go.tmpl", When: WithConn},
+	{Name: "conn_hooks.go", Template: "conn_hooks.go.tmpl", When: WithConn},
 	{Name: "session.go", Template: "session.go.tmpl", When: WithSessions},
 	{Name: "session_state.go", Template: "session_{{VERSION}}.go.tmpl", When: WithSessions},
 	{Name: "session_conn.go", Template: "session_conn_{{VERSION}}.go.tmpl", When: WithSessions},
 	{Name: "session_plan_ops.go", Template: "session_plans_{{VERSION}}.go.tmpl", When: WithPlanOps},
 	{Name: "session_plan_ops_off.go", Template: "session_plans_{{VERSION}}_off.go.tmpl", When: WithoutPlanOps},
+	{Name: "turn.go", Template: "turn_{{VERSION}}.go.tmpl", When: WithTurns},
+	{Name: "turn_calls.go", Template: "turn_calls_{{VERSION}}.go.tmpl", When: WithTurns},
+	{Name: "turn_sessions.go", Template: "turn_sessions_{{VERSION}}.go.tmpl", When: WithTurns},
+	{Name: "turn_client.go", Template: "turn_client_{{VERSION}}.go.tmpl", When: WithTurns},
 	{Name: "decode_checks.go", Template: "decode_checks.go.tmpl", Helpers: true},
 	{Name: "decode.go", Template: "decode.go.tmpl", Helpers: true},
 	{Name: "decode_objects.go", Template: "decode_objects.go.tmpl", Helpers: true},

@@ -11,11 +11,14 @@
 // "allow" and "reject") and reports the answer in one more chunk,
 // "permission: allow", "permission: reject" or "permission: cancelled",
 // before it ends the turn. A session/cancel during the prompt ends the turn
-// with stopReason "cancelled".
+// with stopReason "cancelled". Session ids are random, unique across
+// processes: a client that keeps sessions by id never mixes up two.
 package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
@@ -47,21 +50,24 @@ type agent struct {
 	conn *acpv1.AgentSideConnection
 
 	mu        sync.Mutex
-	sessions  int
 	cancelled map[acpv1.SessionID]bool // sessions whose prompt turn was cancelled
 }
 
 func (a *agent) Initialize(ctx context.Context, p *acpv1.InitializeRequest) (*acpv1.InitializeResponse, error) {
 	r := acpv1.NewInitializeResponse(1)
+	r.AgentInfo = &acpv1.Implementation{Name: "acpgen-example-agent", Version: "1.0.0"}
 	r.AuthMethods = []acpv1.AuthMethod{} // none, written as [] as the TypeScript SDK's agents do
 	return r, nil
 }
 
+// NewSession answers session/new with a random id, "sess_" and 32 hex
+// digits.
 func (a *agent) NewSession(ctx context.Context, p *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.sessions++
-	return acpv1.NewNewSessionResponse(acpv1.SessionID(fmt.Sprintf("sess_%d", a.sessions))), nil
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	return acpv1.NewNewSessionResponse(acpv1.SessionID("sess_" + hex.EncodeToString(b[:]))), nil
 }
 
 func (a *agent) Cancel(ctx context.Context, p *acpv1.CancelNotification) error {

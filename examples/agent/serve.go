@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,14 +24,11 @@ func serve(w io.Writer, r io.Reader) error {
 		flag.Parse()
 	}
 	var v2 *agentV2
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	router, err := acprouter.New(
 		acprouter.NewRoute(1, func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
 			if *bridge {
-				v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
 				b := convert.NewBridgeFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
-					v2.conn = c
+					v2 = newAgentV2(c)
 					return v2
 				}, w, r, convert.BridgeOptions{Undeliverable: undeliverable})
 				return b.V1()
@@ -44,9 +40,8 @@ func serve(w io.Writer, r io.Reader) error {
 			}, w, r)
 		}, convert.InitializeForV1),
 		acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
-			v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
 			return acpv2.NewAgentSideConnectionFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
-				v2.conn = c
+				v2 = newAgentV2(c)
 				return v2
 			}, w, r)
 		}, convert.InitializeForV2))
@@ -61,9 +56,8 @@ func serve(w io.Writer, r io.Reader) error {
 		return err
 	}
 	<-conn.Done()
-	cancel()
 	if v2 != nil {
-		v2.turns.Wait()
+		v2.Wait() // the turns end: their context ended with the connection
 	}
 	return nil
 }

@@ -62,6 +62,7 @@ func lower(p *ir.Package, s *shaper) {
 	p.RPC = hasRPC(p)
 	p.Conn = p.RPC && len(p.Sides) == 2
 	p.Sessions, p.PlanOps = sessions(p)
+	p.Turns = p.Sessions && meets(p, turnNeeds[p.Version])
 }
 
 // otherShared lists, sorted, the stable members that an unknown variant of

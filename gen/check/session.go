@@ -86,3 +86,41 @@ func sessions(p *ir.Package) (bool, *ir.Gate) {
 	}
 	return true, gate
 }
+
+// turnNeeds are what the turn runtime files (templates/turn_*.go.tmpl)
+// use beyond the session files' needs: a version without an entry has no
+// turn runtime.
+var turnNeeds = map[string][]string{
+	ir.V2: {
+		"session/list", "session/close", "session/cancel", "session/request_permission", "elicitation/create",
+		"InitializeResponse.capabilities", "AgentCapabilities.session",
+		"NewSessionRequest.cwd!", "PromptResponse.messageId!", "CancelSessionNotification.sessionId!",
+		"SessionUpdate:user_message", "UserMessage.content~", "SessionUpdate:agent_message_chunk",
+		"ContentChunk.messageId!", "ContentChunk.content!", "ContentBlock:text",
+		"IdleStateUpdate:", "IdleStateUpdate:end_turn", "IdleStateUpdate:cancelled", "IdleStateUpdate:error",
+		"ErrorStopReason.error", "RequestPermissionOutcome:cancelled",
+		"RequestPermissionRequest.sessionId!", "RequestPermissionRequest.subject",
+		"RequestPermissionSubject:tool_call", "RequestPermissionSubject:command",
+		"ToolCallPermissionSubject.toolCall!", "CommandPermissionSubject.toolCallId", "CommandPermissionSubject.terminalId",
+		"BackgroundWork:tool_call", "BackgroundWork:terminal", "BackgroundToolCall.toolCallId!", "BackgroundTerminal.terminalId!",
+		"CreateElicitationResponse:cancel",
+		"ListSessionsRequest.cwd", "ListSessionsRequest.cursor", "ListSessionsResponse.sessions!", "ListSessionsResponse.nextCursor",
+		"SessionInfo.sessionId!", "SessionInfo.cwd!", "SessionInfo.title", "SessionInfo.updatedAt",
+		"ResumeSessionRequest.replayFrom", "CloseSessionRequest.sessionId!",
+	},
+}
+
+// meets reports whether p meets every requirement of needs, stable; none
+// is met when needs is empty.
+func meets(p *ir.Package, needs []string) bool {
+	if len(needs) == 0 {
+		return false
+	}
+	index := needsOf(p)
+	for _, need := range needs {
+		if g := index.gate(need); g == nil || g.Unstable {
+			return false
+		}
+	}
+	return true
+}

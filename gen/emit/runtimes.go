@@ -30,6 +30,10 @@ func (e *emitter) runtimes(out *sink) {
 			if !p.Sessions {
 				continue
 			}
+		case templates.WithTurns:
+			if !p.Turns {
+				continue
+			}
 		case templates.WithPlanOps:
 			if !p.Sessions || p.PlanOps == nil {
 				continue

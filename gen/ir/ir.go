@@ -39,6 +39,11 @@ type Package struct {
 	// none. Decided by check.Lower.
 	Sessions bool
 	PlanOps  *Gate
+	// Turns: the package has the session runtime and the v2 prompt
+	// lifecycle that the turn runtime files run (an agent's TurnRunner, the
+	// session contract, the client's cancel), as its schema has every
+	// definition and member they use, stable. Decided by check.Lower.
+	Turns bool
 
 	// MethodConstructors are the constructors of the methods' params and
 	// results (see MethodConstructors), set and named by package names.

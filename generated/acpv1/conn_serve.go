@@ -29,7 +29,7 @@ func (c *connection) serve(m *lineMessage) bool {
 	}
 	key := string(m.id)
 	// Not a child of c.ctx: end cancels the requests being served itself.
-	ctx := new(requestContext)
+	ctx := &requestContext{method: m.method, params: m.params.value}
 	initialize := c.init != nil && m.method == MethodInitialize
 	params := inParams{value: m.params.value, err: m.params.err}
 	var served chan struct{}
@@ -205,9 +205,14 @@ func (c *connection) serveRequest(j job) {
 	}()
 	result, err := c.handle(ctx, c.requests, method, true, params)
 	initialize := served != nil
+	if initialize && err == nil && initializeContract != nil {
+		err = initializeContract(c.impl, result)
+	}
 	// The id is free again before the answer can reach the peer.
 	c.mu.Lock()
-	delete(c.serving, key)
+	if c.serving[key] == ctx { // not answered early (answerEarly)
+		delete(c.serving, key)
+	}
 	if initialize && err == nil {
 		c.served = params.value
 	}
@@ -215,11 +220,18 @@ func (c *connection) serveRequest(j job) {
 	// The handler is done: Close does not wait for a write of its answer
 	// that w blocks, beyond what it waits for any write.
 	c.handlers.Done()
+	hooks, first := ctx.markAnswered()
+	if !first {
+		return // answered early, with its cancelled result
+	}
 	how := sendDirect
 	if initialize {
 		how = sendQueue
 	}
 	c.answer(ctx, key, method, initialize, result, err, how)
+	for _, f := range hooks {
+		f()
+	}
 }
 
 // answer sends the result of the request with this id, or its error. The
@@ -310,6 +322,11 @@ type requestContext struct {
 	done  chan struct{}
 	err   error
 	after map[*func()]struct{}
+
+	method   string // the request's, and its decoded params (see answerServing)
+	params   any
+	answered bool     // the answer is on its way (see afterAnswer)
+	onAnswer []func() // run once it is
 }
 
 // closedDone is the Done of a context cancelled before Done was asked for.
@@ -320,7 +337,12 @@ var closedDone = func() chan struct{} {
 }()
 
 func (c *requestContext) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (c *requestContext) Value(any) any               { return nil }
+func (c *requestContext) Value(key any) any {
+	if key == (requestContextKey{}) {
+		return c
+	}
+	return nil
+}
 
 func (c *requestContext) Done() <-chan struct{} {
 	c.mu.Lock()

@@ -462,7 +462,11 @@ func (c *connection) cancelServing(params []byte) {
 	c.mu.Lock()
 	ctx := c.serving[string(id)]
 	c.mu.Unlock()
-	if ctx != nil {
+	switch {
+	case ctx == nil:
+	case cancelledResults[ctx.method] != nil:
+		c.answerEarly(string(id), ctx, cancelledResults[ctx.method]())
+	default:
 		ctx.cancel()
 	}
 }

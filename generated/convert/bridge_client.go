@@ -63,6 +63,10 @@ func (c bridgeClient) updateToV1(n *acpv2.UpdateSessionNotification) (u acpv1.Se
 			c.b.idle(n.SessionID, idle.IdleStateUpdate)
 		}
 		return u, false, nil
+	case *acpv2.SessionUpdateUserMessage:
+		// The echo of the prompt's user message: the v1 client has the
+		// prompt, and a v1 agent echoes one only when it replays history.
+		return u, false, nil
 	case *acpv2.SessionUpdatePlanUpdate:
 		return c.planToV1(n.Update, v)
 	case *acpv2.SessionUpdateToolCallUpdate:
