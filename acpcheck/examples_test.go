@@ -1,12 +1,14 @@
 package acpcheck
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -26,22 +28,29 @@ func buildExample(t *testing.T, name string) string {
 	return out
 }
 
-// TestExampleAgentV1 dogfoods the kit: acpgen's example agent holds every
-// MUST over stdio in protocol v1, and the run stays under 10 s.
-func TestExampleAgentV1(t *testing.T) {
+// TestExampleAgent dogfoods the kit: acpgen's example agent holds every
+// MUST over stdio in protocol v1 and v2, and the run stays under 10 s.
+func TestExampleAgent(t *testing.T) {
 	bin := buildExample(t, "agent")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	r := CheckAgent(ctx, Command(bin), AgentOptions{Versions: []int{1}})
+	r := CheckAgent(ctx, Command(bin), AgentOptions{})
 	if !r.OK() {
 		for _, v := range r.Failed() {
 			t.Logf("%s: %s\n%s", v.ID, v.Detail, transcriptText(v.Transcript))
 		}
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"agent.cancel.permission", "agent.plan.v1-fallback", "agent.plan.v1-operations"} {
-		if vs := r.Find(id); len(vs) == 0 || vs[0].Status != Pass {
-			t.Errorf("%s was not exercised: %+v", id, vs)
+	for _, id := range []string{"agent.cancel.permission", "agent.plan.v1-fallback", "agent.plan.v1-operations",
+		"agent.prompt.v2-running-idle", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.plan.v2-id"} {
+		vs := r.Find(id)
+		if len(vs) == 0 {
+			t.Errorf("%s was not judged", id)
+		}
+		for _, v := range vs {
+			if v.Status != Pass {
+				t.Errorf("%s (v%d) was not exercised: %s %s", id, v.Version, v.Status, v.Detail)
+			}
 		}
 	}
 	if r.Duration > 10*time.Second {
@@ -117,5 +126,48 @@ func TestExampleClientRemote(t *testing.T) {
 		if vs := r.Find("client.permission.answer"); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: client.permission.answer: %+v", scheme, vs)
 		}
+	}
+}
+
+// TestExampleAgentNetwork: acpgen's example agent served over the network
+// (-listen) holds every MUST over Streamable HTTP and WebSocket, and its
+// endpoint every MUST and SHOULD of the transport.
+func TestExampleAgentNetwork(t *testing.T) {
+	bin := buildExample(t, "agent")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.Command(bin, "-listen", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	lines := bufio.NewScanner(stderr)
+	endpoint := ""
+	if lines.Scan() {
+		endpoint = strings.TrimPrefix(lines.Text(), "listening on ")
+	}
+	go func() {
+		for lines.Scan() { // keep the agent's stderr flowing
+		}
+	}()
+	if !strings.HasPrefix(endpoint, "http://") {
+		t.Fatalf("the agent printed %q", endpoint)
+	}
+	for _, u := range []string{endpoint, "ws" + strings.TrimPrefix(endpoint, "http")} {
+		r := CheckAgent(ctx, &URLTarget{URL: u}, AgentOptions{})
+		if !r.OK() {
+			t.Errorf("%s:\n%s", u, r.Text())
+		}
+	}
+	r := CheckRemote(ctx, endpoint, RemoteOptions{})
+	if !r.OK() || len(r.Failed()) > 0 {
+		t.Errorf("remote:\n%s", r.Text())
 	}
 }
