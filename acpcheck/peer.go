@@ -144,8 +144,16 @@ func (p *peer) broadcastLocked() {
 
 // record appends a line to the transcript; p.mu is held.
 func (p *peer) record(dir string, text []byte) {
+	if len(p.transcript) >= maxTranscript {
+		// A flooding program: keep the first lines and the latest ones.
+		keep := maxTranscript / 2
+		p.transcript = append(p.transcript[:keep:keep], Line{Dir: "#", At: time.Since(p.start), Text: "(lines left out)"})
+	}
 	p.transcript = append(p.transcript, Line{Dir: dir, At: time.Since(p.start), Text: clip(text)})
 }
+
+// maxTranscript bounds the lines a transcript keeps.
+const maxTranscript = 5000
 
 // note adds a note of the kit to the transcript; p.mu is held.
 func (p *peer) note(format string, args ...any) {
