@@ -80,6 +80,7 @@ func TestPlantedFaults(t *testing.T) {
 		{"v2-user-message", []int{2}, "agent.prompt.v2-user-message"},
 		{"v2-running", []int{2}, "agent.prompt.v2-running-idle"},
 		{"v2-required", []int{2}, "agent.session.v2-required"},
+		{"v2-resume-state", []int{2}, "agent.session.v2-resume-state"},
 		{"v2-plan-no-id", []int{2}, "agent.plan.v2-id"},
 		{"v2-v1-plan", []int{2}, "agent.plan.v2-no-v1-plan"},
 	}

@@ -15,7 +15,7 @@ func sessionRequirements(version int) []string {
 	ids := []string{"agent.session.unknown", "agent.session.load", "agent.session.list", "agent.session.resume",
 		"agent.session.close", "agent.session.delete", "agent.session.modes", "agent.session.config"}
 	if version == 2 {
-		ids = append(ids, "agent.session.v2-required")
+		ids = append(ids, "agent.session.v2-required", "agent.session.v2-resume-state")
 	}
 	return ids
 }
@@ -156,7 +156,13 @@ func (c *agentConn) checkCapabilities(sid string) {
 		return ""
 	})
 	resume := map[string]any{"sessionId": sid, "cwd": c.opts.Cwd}
-	try("agent.session.resume", "resume", "session/resume", resume, nil)
+	before := len(c.updates)
+	try("agent.session.resume", "resume", "session/resume", resume, func(*msg) string {
+		if c.version == 2 {
+			c.judgeResumeState(sid, before)
+		}
+		return ""
+	})
 	for _, m := range []struct{ req, key, method string }{
 		{"agent.session.close", "close", "session/close"},
 		{"agent.session.delete", "delete", "session/delete"},
@@ -167,6 +173,9 @@ func (c *agentConn) checkCapabilities(sid string) {
 		} else {
 			c.fail(m.req, "%s", problem)
 		}
+	}
+	if c.version == 2 && len(c.rep.Find("agent.session.v2-resume-state")) == 0 {
+		c.verdict("agent.session.v2-resume-state", NotApplicable, "session/resume not answered with a result")
 	}
 	if c.version == 2 {
 		switch {
@@ -221,4 +230,16 @@ func (c *agentConn) checkConfig(s sessionResult) {
 		}
 	}
 	c.pass("agent.session.config", "%d options set to their current value", n)
+}
+
+// judgeResumeState judges the updates that came before the answer to a
+// v2 session/resume: among them, a state_update of the session.
+func (c *agentConn) judgeResumeState(sid string, before int) {
+	for _, u := range c.updatesFor(sid, before) {
+		if u.Kind == "state_update" {
+			c.pass("agent.session.v2-resume-state", "a state_update came before the answer")
+			return
+		}
+	}
+	c.fail("agent.session.v2-resume-state", "session/resume was answered without a state_update of the session before it")
 }

@@ -160,7 +160,15 @@ func (a *fakeAgent) request(id json.RawMessage, method string, params json.RawMe
 		}
 		a.mu.Unlock()
 		a.result(id, map[string]any{"sessions": list})
-	case "session/resume", "session/close", "session/delete":
+	case "session/resume":
+		a.mu.Lock()
+		v := a.version
+		a.mu.Unlock()
+		if v == 2 && a.fault != "v2-resume-state" {
+			a.update(p.SessionID, map[string]any{"sessionUpdate": "state_update", "state": "idle"})
+		}
+		a.result(id, map[string]any{})
+	case "session/close", "session/delete":
 		a.result(id, map[string]any{})
 	case "session/prompt":
 		if len(p.SessionID) < 5 || p.SessionID[:5] != "fake_" {

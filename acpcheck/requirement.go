@@ -58,6 +58,7 @@ const (
 	pageSessionSetup   = "https://agentclientprotocol.com/protocol/session-setup"
 	pagePromptTurn     = "https://agentclientprotocol.com/protocol/prompt-turn"
 	pagePromptV2       = "https://agentclientprotocol.com/protocol/v2/prompt-lifecycle"
+	pageSessionV2      = "https://agentclientprotocol.com/protocol/v2/session-setup"
 	pageRequiredV2     = "https://agentclientprotocol.com/rfds/v2/required-session-methods"
 	pagePlan           = "https://agentclientprotocol.com/protocol/agent-plan"
 	pagePlanV2         = "https://agentclientprotocol.com/protocol/v2/agent-plan"

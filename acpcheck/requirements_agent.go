@@ -40,6 +40,7 @@ func init() {
 		Requirement{"agent.session.delete", PerCapability, "An agent that advertises session delete answers session/delete of a session it created with a result.", pageSessionSetup},
 		Requirement{"agent.session.modes", PerCapability, "An agent that offers session modes accepts session/set_mode to each mode it listed.", pageSessionSetup},
 		Requirement{"agent.session.config", PerCapability, "An agent that offers config options accepts session/set_config_option with a value it listed.", pageSessionSetup},
+		Requirement{"agent.session.v2-resume-state", Must, "A v2 agent's successful session/resume sends the session's current state (a state_update) before its answer.", pageSessionV2},
 		Requirement{"agent.session.v2-required", Must, "A v2 agent whose initialize result has capabilities.session implements session/list, session/resume and session/close.", pageRequiredV2},
 
 		// Prompt turns.
