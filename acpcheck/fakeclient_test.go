@@ -75,21 +75,7 @@ func fakeClient(fault string, version int, w io.WriteCloser, r io.Reader) {
 				send(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32601, "message": "no"}})
 			}
 		case m.Method == "session/request_permission":
-			id := m.ID
-			if fault == "id-string" {
-				id = json.RawMessage("1")
-			}
-			outcome := map[string]any{"outcome": "selected", "optionId": "allow"}
-			switch fault {
-			case "bad-option":
-				outcome["optionId"] = "maybe"
-			case "cancel", "cancel-selected":
-				send(map[string]any{"jsonrpc": "2.0", "method": "session/cancel", "params": map[string]any{"sessionId": sid}})
-				if fault == "cancel" {
-					outcome = map[string]any{"outcome": "cancelled"}
-				}
-			}
-			send(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"outcome": outcome}})
+			fakePermission(fault, sid, m.ID, send)
 		case m.Method == "terminal/create":
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"terminalId": "t1"}})
 		case m.Method == "terminal/wait_for_exit":
@@ -179,4 +165,22 @@ func TestPlantedClientFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fakePermission answers a permission request as the fault says.
+func fakePermission(fault, sid string, id json.RawMessage, send func(any)) {
+	if fault == "id-string" {
+		id = json.RawMessage("1")
+	}
+	outcome := map[string]any{"outcome": "selected", "optionId": "allow"}
+	switch fault {
+	case "bad-option":
+		outcome["optionId"] = "maybe"
+	case "cancel", "cancel-selected":
+		send(map[string]any{"jsonrpc": "2.0", "method": "session/cancel", "params": map[string]any{"sessionId": sid}})
+		if fault == "cancel" {
+			outcome = map[string]any{"outcome": "cancelled"}
+		}
+	}
+	send(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"outcome": outcome}})
 }

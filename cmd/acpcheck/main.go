@@ -85,29 +85,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		}
 		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Timeout: *timeout, NoBodyLimit: *noBodyLimit})
 	case "client":
-		text = stderr
-		if *reportOut != "" {
-			f, err := os.Create(*reportOut)
-			if err != nil {
-				return 2, err
-			}
+		var code int
+		var err error
+		rep, text, code, err = runClient(ctx, *listen, *reportOut, *timeout, stdin, stdout, stderr)
+		if rep == nil {
+			return code, err
+		}
+		if f, ok := text.(io.Closer); ok && *reportOut != "" {
 			defer f.Close()
-			text = f
-		}
-		if *listen == "" {
-			rep = acpcheck.CheckClient(ctx, stdout, stdin, acpcheck.ClientOptions{Timeout: *timeout})
-			break
-		}
-		if *reportOut == "" {
-			text = stdout // stdout carries no protocol here
-		}
-		l, err := net.Listen("tcp", *listen)
-		if err != nil {
-			return 2, err
-		}
-		fmt.Fprintf(stderr, "acpcheck: waiting for a client at http://%s/acp\n", l.Addr())
-		if rep = acpcheck.ListenClient(ctx, l, acpcheck.ClientOptions{Timeout: *timeout}); rep == nil {
-			return 2, errors.New("no client connected")
 		}
 	default:
 		fmt.Fprintln(stderr, usage)
@@ -166,4 +151,34 @@ func writeFile(name string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// runClient runs client mode: on stdin and stdout, or listening at addr.
+// It returns the report and where its text goes.
+func runClient(ctx context.Context, addr, reportOut string, timeout time.Duration, stdin io.Reader, stdout, stderr io.Writer) (*acpcheck.Report, io.Writer, int, error) {
+	text := stderr // stdout carries the protocol
+	if addr != "" {
+		text = stdout
+	}
+	if reportOut != "" {
+		f, err := os.Create(reportOut)
+		if err != nil {
+			return nil, nil, 2, err
+		}
+		text = f
+	}
+	opts := acpcheck.ClientOptions{Timeout: timeout}
+	if addr == "" {
+		return acpcheck.CheckClient(ctx, stdout, stdin, opts), text, 0, nil
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, 2, err
+	}
+	fmt.Fprintf(stderr, "acpcheck: waiting for a client at http://%s/acp\n", l.Addr())
+	rep := acpcheck.ListenClient(ctx, l, opts)
+	if rep == nil {
+		return nil, nil, 2, errors.New("no client connected")
+	}
+	return rep, text, 0, nil
 }
