@@ -2,11 +2,15 @@ package acpcheck
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/acpgen/acpgen/acpexec"
 	"github.com/acpgen/acpgen/internal/sandbox"
 )
 
@@ -83,6 +87,72 @@ func TestTypeScriptV2OnlyAgent(t *testing.T) {
 	for _, v := range r.Verdicts {
 		if v.Version == 2 && v.Status == Fail && v.Tier == Must {
 			t.Errorf("v2: %s: %s", v.ID, v.Detail)
+		}
+	}
+}
+
+// TestTypeScriptClients runs the TypeScript SDK's interop clients against
+// the kit in client mode, in the sandbox. They keep going after unknown and
+// custom session updates and answer permission requests right; their cases
+// also send session/new before initialize (v1) and a cwd that is a number
+// (both), on purpose, which the kit reports as theirs.
+func TestTypeScriptClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs node")
+	}
+	sandbox.Node(t)
+	dir, err := filepath.Abs("../interop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk")); err != nil {
+		t.Skip("the TypeScript SDK is not installed (make interop)")
+	}
+	kit := filepath.Join(t.TempDir(), "acpcheck")
+	if b, err := exec.Command("go", "build", "-o", kit, "../cmd/acpcheck").CombinedOutput(); err != nil {
+		t.Fatalf("go build cmd/acpcheck: %v\n%s", err, b)
+	}
+	for _, tc := range []struct {
+		script, unknown string
+		fails           []string
+	}{
+		{"client.mjs", "client.updates.unknown-v1", []string{"client.init.first", "client.session.cwd", "client.schema.valid"}},
+		{"client_v2.mjs", "client.updates.unknown-v2", []string{"client.session.cwd", "client.schema.valid"}},
+	} {
+		s := sandbox.New(t)
+		report := filepath.Join(t.TempDir(), "report.json")
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := s.Command("node", filepath.Join(dir, tc.script), kit, "client", "-json", report, "-report", os.DevNull)
+		p, err := acpexec.Start(ctx, cmd, &acpexec.Options{Stderr: io.Discard})
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, p)
+		_ = p.Close()
+		cancel()
+		data, err := os.ReadFile(report)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.script, err)
+		}
+		var r Report
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		passed, failed := map[string]bool{}, map[string]bool{}
+		for _, v := range r.Verdicts {
+			passed[v.ID] = passed[v.ID] || v.Status == Pass
+			failed[v.ID] = failed[v.ID] || v.Status == Fail
+		}
+		for _, id := range []string{tc.unknown, "client.permission.answer", "client.rpc.method-not-found", "client.rpc.id-string"} {
+			if !passed[id] || failed[id] {
+				t.Errorf("%s: %s did not pass", tc.script, id)
+			}
+		}
+		for _, id := range tc.fails {
+			if !failed[id] {
+				t.Errorf("%s: %s did not fail, the finding is gone: update docs/acpcheck.md", tc.script, id)
+			}
 		}
 	}
 }
