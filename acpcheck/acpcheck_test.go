@@ -117,3 +117,20 @@ func TestAuthRequired(t *testing.T) {
 		}
 	}
 }
+
+// TestNotAnAgent: a program that exits at once fails initialize and gets
+// no vacuous pass.
+func TestNotAnAgent(t *testing.T) {
+	r := checkFake(t, "exit", 1, 2)
+	if r.OK() {
+		t.Error("OK")
+	}
+	for _, v := range r.Verdicts {
+		if v.Status == Pass {
+			t.Errorf("%s (v%d) passed: %s", v.ID, v.Version, v.Detail)
+		}
+	}
+	if vs := r.Find("agent.init.answer"); len(vs) != 2 || vs[0].Status != Fail {
+		t.Errorf("agent.init.answer: %+v", vs)
+	}
+}

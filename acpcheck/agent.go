@@ -84,6 +84,7 @@ func dialAgent(ctx context.Context, rep *Report, target Target, version int, opt
 	c := newAgentConn(ctx, rep, target, conn, version, opts)
 	res, ok := c.initialize(version, nil)
 	if !ok {
+		c.version = 0 // a connection that never began is not judged further
 		c.finish()
 		return nil
 	}
@@ -94,6 +95,7 @@ func dialAgent(ctx context.Context, rep *Report, target Target, version int, opt
 	}
 	if json.Unmarshal(res.Result, &got) != nil || got.ProtocolVersion == nil {
 		c.fail("agent.init.answer", "the initialize result has no integer protocolVersion")
+		c.version = 0
 		c.finish()
 		return nil
 	}

@@ -31,8 +31,11 @@ type fakeAgent struct {
 func runFakeAgent(fault string, in io.Reader, out io.Writer) {
 	a := &fakeAgent{fault: fault, out: out, waiting: map[string]chan json.RawMessage{},
 		cancel: map[string]bool{}, running: map[string]bool{}}
-	if fault == "framing" {
+	switch fault {
+	case "framing":
 		fmt.Fprintln(out, "starting fake agent")
+	case "exit":
+		return
 	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
