@@ -12,7 +12,14 @@ func TestMain(m *testing.M) {
 		runFakeAgent(fault, os.Stdin, os.Stdout)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "acpcheck-test-")
+	if err != nil {
+		panic(err)
+	}
+	builtDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // fake returns the target that runs the fake agent with a fault.

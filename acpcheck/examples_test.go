@@ -9,24 +9,45 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// buildExample builds one of the module's example programs into a
-// temporary directory.
+// buildExample builds one of the module's example programs, or the
+// acpcheck command ("acpcheck"), once per test binary.
 func buildExample(t *testing.T, name string) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds an example program")
 	}
-	out := filepath.Join(t.TempDir(), name)
-	cmd := exec.Command("go", "build", "-o", out, "../examples/"+name)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build examples/%s: %v\n%s", name, err, b)
+	built.mu.Lock()
+	defer built.mu.Unlock()
+	if p, ok := built.paths[name]; ok {
+		return p
 	}
+	src := "../examples/" + name
+	if name == "acpcheck" {
+		src = "../cmd/acpcheck"
+	}
+	out := filepath.Join(builtDir, name)
+	cmd := exec.Command("go", "build", "-o", out, src)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", src, err, b)
+	}
+	built.paths[name] = out
 	return out
 }
+
+// built holds the programs buildExample built, in builtDir, which TestMain
+// makes and removes.
+var (
+	builtDir string
+	built    = struct {
+		mu    sync.Mutex
+		paths map[string]string
+	}{paths: map[string]string{}}
+)
 
 // TestExampleAgent dogfoods the kit: acpgen's example agent holds every
 // MUST over stdio in protocol v1 and v2, and the run stays under 10 s.
@@ -62,10 +83,7 @@ func TestExampleAgent(t *testing.T) {
 // speaks v1, launches the kit as its agent and holds every MUST.
 func TestExampleClient(t *testing.T) {
 	client := buildExample(t, "client")
-	kit := filepath.Join(t.TempDir(), "acpcheck")
-	if b, err := exec.Command("go", "build", "-o", kit, "../cmd/acpcheck").CombinedOutput(); err != nil {
-		t.Fatalf("go build cmd/acpcheck: %v\n%s", err, b)
-	}
+	kit := buildExample(t, "acpcheck")
 	report := filepath.Join(t.TempDir(), "report.json")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

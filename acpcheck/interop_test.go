@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -45,6 +44,7 @@ func checkTS(t *testing.T, script string, opts AgentOptions) *Report {
 // TestTypeScriptEchoAgent: the TypeScript SDK's v1 echo agent holds every
 // MUST, prompt turns included.
 func TestTypeScriptEchoAgent(t *testing.T) {
+	t.Parallel()
 	r := checkTS(t, "agent.mjs", AgentOptions{})
 	if !r.OK() {
 		t.Fatal(r.Text())
@@ -57,6 +57,7 @@ func TestTypeScriptEchoAgent(t *testing.T) {
 // TestTypeScriptRouterAgent: the TypeScript SDK's version router serves
 // both versions right up to prompts, which its fixture does not take.
 func TestTypeScriptRouterAgent(t *testing.T) {
+	t.Parallel()
 	r := checkTS(t, "agent_router.mjs", AgentOptions{NoPrompt: true})
 	if !r.OK() {
 		t.Fatal(r.Text())
@@ -76,6 +77,7 @@ func TestTypeScriptRouterAgent(t *testing.T) {
 // v2 agent, without a v1 route, answers a v1 initialize with error -32022
 // instead of the latest version it supports.
 func TestTypeScriptV2OnlyAgent(t *testing.T) {
+	t.Parallel()
 	r := checkTS(t, "agent_v2.mjs", AgentOptions{NoPrompt: true})
 	found := false
 	for _, v := range r.Find("agent.init.answer") {
@@ -97,6 +99,7 @@ func TestTypeScriptV2OnlyAgent(t *testing.T) {
 // also send session/new before initialize (v1) and a cwd that is a number
 // (both), on purpose, which the kit reports as theirs.
 func TestTypeScriptClients(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs node")
 	}
@@ -108,10 +111,7 @@ func TestTypeScriptClients(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk")); err != nil {
 		t.Skip("the TypeScript SDK is not installed (make interop)")
 	}
-	kit := filepath.Join(t.TempDir(), "acpcheck")
-	if b, err := exec.Command("go", "build", "-o", kit, "../cmd/acpcheck").CombinedOutput(); err != nil {
-		t.Fatalf("go build cmd/acpcheck: %v\n%s", err, b)
-	}
+	kit := buildExample(t, "acpcheck")
 	for _, tc := range []struct {
 		script, unknown string
 		fails           []string
