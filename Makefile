@@ -32,7 +32,7 @@ FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -
 # packages again with each feature tag alone, with all of them, and with the
 # umbrella tag.
 .PHONY: test
-test: interop haproxy
+test: interop thirdparty haproxy
 	@echo "== gofmt"
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
@@ -59,6 +59,27 @@ interop:
 			cd interop && npm ci --no-audit --no-fund; \
 		fi; \
 	else echo "npm not found: the tests against the TypeScript SDK will skip"; fi
+
+# Install the pinned third-party ACP programs (interop/thirdparty/package-lock.json:
+# codex-acp, an agent built on the Rust reference crate, with its binary for
+# this platform, about 220 MB for linux-x64, and acpx, a command-line
+# client) for the tests that run them in a sandbox with no network
+# (acplaunch/codex_test.go, examples/acpx_test.go); without npm those tests
+# skip, so this does nothing. It is npm install --no-save, not npm ci: a
+# dependency of acpx (@openclaw/fs-safe 0.12.0) names optional platform
+# packages that were never published, which the lock file cannot list and
+# npm ci takes for a lock out of sync; npm install installs the locked
+# versions and leaves the lock file as it is. No install script runs.
+.PHONY: thirdparty
+thirdparty:
+	@if command -v npm >/dev/null 2>&1; then \
+		if ! cmp -s interop/thirdparty/package-lock.json interop/thirdparty/node_modules/.package-lock.json 2>/dev/null && \
+		   ! [ interop/thirdparty/node_modules/.package-lock.json -nt interop/thirdparty/package-lock.json ]; then \
+			echo "== installing the pinned third-party ACP programs (interop/thirdparty/package-lock.json) into interop/thirdparty/node_modules,"; \
+			echo "   for the tests that run them with no network (needs the npm registry, once; about 220 MB)"; \
+			cd interop/thirdparty && npm install --no-save --ignore-scripts --no-audit --no-fund; \
+		fi; \
+	else echo "npm not found: the tests of third-party ACP programs will skip"; fi
 
 # Install HAProxy (Debian's haproxy) for the test that runs two examples/agent
 # behind a load balancer (examples/lb_test.go); as root with apt-get only,

@@ -18,7 +18,12 @@ func connect(prompt, url string) error {
 		return err
 	}
 	conn := acpv1.NewClientSideConnection(client{}, t, t)
-	stop, err := session(ctx, conn, prompt)
+	var stop acpv1.StopReason
+	if _, err = conn.Initialize(ctx, initializeRequest()); err != nil {
+		err = fmt.Errorf("initialize: %w", err)
+	} else {
+		stop, err = session(ctx, conn, prompt)
+	}
 	if closeErr := t.Close(); err == nil && closeErr != nil {
 		err = fmt.Errorf("closing: %w", closeErr)
 	}

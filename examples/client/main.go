@@ -1,6 +1,6 @@
-// Command client runs an ACP v1 agent as a subprocess, or connects to one
-// over the network (see connect.go), and sends it one prompt, as an example
-// of acpv1.NewClientSideConnection:
+// Command client runs an ACP v1 agent as a subprocess (with package
+// acplaunch), or connects to one over the network (see connect.go), and
+// sends it one prompt, as an example of acpv1's ClientSideConnection:
 //
 //	client -prompt TEXT -- CMD ARGS...
 //	client -prompt TEXT -connect URL
@@ -14,6 +14,13 @@
 // Built with -tags unstable_plan_operations, it advertises the plan client
 // capability, and so also reads plan_update and plan_removed. Any error goes
 // to stderr with a non-zero exit status.
+//
+// The agent runs in a process group of its own, its standard error goes to
+// the client's, and the client gives it 10 s to answer initialize. When the
+// turn ends, fails, or the client is interrupted (SIGINT or SIGTERM), the
+// client closes the agent's input, waits 1 s, sends SIGTERM to the agent's
+// group, waits 2 s and sends SIGKILL: it returns within about 3 s however
+// the agent behaves, and leaves no process of it behind.
 package main
 
 import (
@@ -22,7 +29,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
 
+	"github.com/acpgen/acpgen/acplaunch"
 	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
@@ -48,38 +59,32 @@ func main() {
 	}
 }
 
+// startTimeout bounds the agent's start, until it has answered initialize.
+const startTimeout = 10 * time.Second
+
 func run(prompt string, command []string) error {
-	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Stderr = os.Stderr
-	toAgent, err := cmd.StdinPipe()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), client{}, initializeRequest(), nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("initialize: %w", err)
 	}
-	fromAgent, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	conn := acpv1.NewClientSideConnection(client{}, toAgent, fromAgent)
-	stop, err := session(context.Background(), conn, prompt)
-	toAgent.Close()
-	if waitErr := cmd.Wait(); err == nil && waitErr != nil {
-		err = fmt.Errorf("agent: %w", waitErr)
+	reason, err := session(ctx, agent.ClientSideConnection, prompt)
+	if closeErr := agent.Close(); err == nil && closeErr != nil {
+		err = fmt.Errorf("agent: %w", closeErr)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Println("stop:", stop)
+	fmt.Println("stop:", reason)
 	return nil
 }
 
-// session runs the prompt turn and returns its stop reason.
+// session opens a session in the working directory, runs the prompt turn
+// and returns its stop reason.
 func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt string) (acpv1.StopReason, error) {
-	if _, err := conn.Initialize(ctx, initializeRequest()); err != nil {
-		return "", fmt.Errorf("initialize: %w", err)
-	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return "", err
