@@ -135,6 +135,11 @@ func (r *remoteRun) checkInitialize() string {
 		r.verdict("remote.http.initialize", Fail, "no Acp-Connection-Id header")
 	default:
 		r.verdict("remote.http.initialize", Pass, "200 with Acp-Connection-Id %s", id)
+		if n := len(resp.Cookies()); n > 0 {
+			r.verdict("remote.http.cookies", Pass, "initialize set %d cookies: clients must send them back", n)
+		} else {
+			r.verdict("remote.http.cookies", Pass, "no cookie set")
+		}
 		return id
 	}
 	return ""
