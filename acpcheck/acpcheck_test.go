@@ -141,3 +141,17 @@ func TestNotAnAgent(t *testing.T) {
 		t.Errorf("agent.init.answer: %+v", vs)
 	}
 }
+
+// TestCancelledRun: a run whose context ends stops waiting at once.
+func TestCancelledRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	r := CheckAgent(ctx, fake(t, "parse-error"), AgentOptions{Versions: []int{1}, Timeout: 20 * time.Second})
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("the cancelled run took %v", d)
+	}
+	if r == nil {
+		t.Fatal("no report")
+	}
+}

@@ -146,7 +146,7 @@ func (c *agentConn) await(id string, timeout time.Duration) (*msg, error) {
 func (c *agentConn) pump(timeout time.Duration, stop func(m *msg) bool) error {
 	deadline := time.Now().Add(timeout)
 	for {
-		m, err := c.p.next(deadline)
+		m, err := c.p.next(deadline, c.ctx.Done())
 		if err != nil {
 			return err
 		}

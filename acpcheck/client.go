@@ -60,7 +60,7 @@ func CheckClient(ctx context.Context, w io.Writer, r io.Reader, opts ClientOptio
 
 // serve answers the client until it closes the connection or is quiet.
 func (r *clientRun) serve() {
-	first, err := r.c.p.next(time.Now().Add(10 * r.opts.Timeout))
+	first, err := r.c.p.next(time.Now().Add(10*r.opts.Timeout), r.ctx.Done())
 	if err != nil {
 		r.verdict("client.init.first", Fail, "no message: %v", err)
 		return

@@ -44,6 +44,9 @@ func (m *msg) isResponse() bool     { return m.Method == "" }
 // errTimeout is what a wait returns when its deadline passes.
 var errTimeout = errors.New("no answer in time")
 
+// errCancelled is what a wait returns once the run's context has ended.
+var errCancelled = errors.New("the run was cancelled")
+
 // errEOF is what a wait returns once the program's output has ended.
 var errEOF = errors.New("the program's output ended")
 
@@ -239,8 +242,9 @@ func (p *peer) respondError(id json.RawMessage, code int, message string) error 
 	return p.sendRaw(b)
 }
 
-// next returns the next message, waiting until deadline.
-func (p *peer) next(deadline time.Time) (*msg, error) {
+// next returns the next message, waiting until deadline or until cancel
+// is closed (nil: never).
+func (p *peer) next(deadline time.Time, cancel <-chan struct{}) (*msg, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for len(p.queue) == 0 {
@@ -257,6 +261,10 @@ func (p *peer) next(deadline time.Time) (*msg, error) {
 		select {
 		case <-changed:
 		case <-t.C:
+		case <-cancel:
+			t.Stop()
+			p.mu.Lock()
+			return nil, errCancelled
 		}
 		t.Stop()
 		p.mu.Lock()

@@ -24,7 +24,7 @@ func TestPeerLines(t *testing.T) {
 	if len(framing) != 2 || len(bad) != 1 {
 		t.Errorf("framing %q, UTF-8 %q", framing, bad)
 	}
-	m, err := p.next(time.Now().Add(time.Second))
+	m, err := p.next(time.Now().Add(time.Second), nil)
 	if err != nil || string(compactJSON(m.ID)) != "1" {
 		t.Fatalf("first message %v %v", m, err)
 	}
