@@ -103,7 +103,7 @@ func (c *agentConn) initialize(version int, caps map[string]any) (*msg, bool) {
 		}
 	}
 	if err != nil {
-		c.rep.add("agent.init.answer", version, Fail, c.transcript(), "initialize: %v", err)
+		c.rep.add("agent.init.answer", version, Fail, c.transcript(), "initialize: %v%s", err, c.stderrHint())
 		return nil, false
 	}
 	if res.Error != nil {
@@ -297,4 +297,29 @@ func (c *agentConn) reopen() (*agentConn, error) {
 func (c *agentConn) finishQuiet() {
 	_ = c.conn.CloseInput()
 	c.conn.Stop()
+}
+
+// stderrHint returns the last line the agent wrote to stderr, for the
+// detail of a failed start.
+func (c *agentConn) stderrHint() string {
+	var kept []string
+	for _, l := range strings.Split(c.conn.Stderr(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	last := strings.Join(kept[max(0, len(kept)-3):], " | ")
+	for _, l := range kept {
+		if strings.Contains(strings.ToLower(l), "error") {
+			last = l // the line that says what went wrong, as most runtimes print it
+			break
+		}
+	}
+	if len(last) > 300 {
+		last = "…" + last[len(last)-300:]
+	}
+	return " (stderr: " + last + ")"
 }

@@ -57,6 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	noPrompt := fs.Bool("no-prompt", false, "send no session/prompt (for agents whose prompts reach a model)")
 	versions := fs.String("versions", "1,2", "protocol `versions` to check, comma-separated")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for each answer")
+	sandbox := fs.Bool("sandbox", false, "agent mode: run the command with no network (Linux: unshare -rn), an empty environment but PATH and a temporary HOME")
 	noBodyLimit := fs.Bool("no-body-limit", false, "remote mode: do not send the 17 MiB body")
 	listen := fs.String("listen", "", "client mode: check a remote client, serving http://`ADDR`/acp (Streamable HTTP and WebSocket) instead of stdio")
 	reportOut := fs.String("report", "", "client mode: write the text report to `FILE` (default stderr)")
@@ -77,6 +78,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		target, err := agentTarget(fs.Args())
 		if err != nil {
 			return 2, err
+		}
+		if c, ok := target.(*acpcheck.CommandTarget); ok && *sandbox {
+			root, err := sandboxed(c)
+			if err != nil {
+				return 2, err
+			}
+			defer os.RemoveAll(root)
 		}
 		rep = acpcheck.CheckAgent(ctx, target, acpcheck.AgentOptions{Versions: vs, NoPrompt: *noPrompt, Timeout: *timeout})
 	case "remote":

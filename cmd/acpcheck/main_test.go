@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/acpcheck"
 )
 
 func TestUsage(t *testing.T) {
@@ -65,6 +67,17 @@ func TestAgentReports(t *testing.T) {
 	}
 	if err := xml.Unmarshal(data, &x); err != nil || len(x.Suites) != 4 || x.Suites[0].Tests == 0 {
 		t.Errorf("JUnit report: %+v, %v", x, err)
+	}
+	// The same agent in the sandbox, where there is one.
+	if root, err := sandboxed(&acpcheck.CommandTarget{}); err == nil {
+		os.RemoveAll(root)
+		out.Reset()
+		code, err = run([]string{"agent", "-sandbox", "-versions", "1", "--", agent}, strings.NewReader(""), &out, &errOut)
+		if err != nil || code != 0 {
+			t.Errorf("-sandbox: exit %d, %v\n%s", code, err, out.String())
+		}
+	} else {
+		t.Logf("no sandbox here: %v", err)
 	}
 	out.Reset()
 	code, _ = run([]string{"agent", "-timeout", "200ms", "--", filepath.Join(dir, "no-such-agent")}, strings.NewReader(""), &out, &errOut)
