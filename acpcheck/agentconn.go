@@ -201,7 +201,7 @@ func (c *agentConn) validate(m *msg, method, kind string) {
 	case r.problem != "":
 		c.schemaProblems = append(c.schemaProblems, fmt.Sprintf("%s %s %s", method, strings.ToLower(kind), r.problem))
 	case r.unstable:
-		c.unstable = append(c.unstable, method+" "+describe(m))
+		c.unstable = append(c.unstable, strings.TrimSpace(method+" "+describe(m)))
 	}
 	c.validated++
 }
