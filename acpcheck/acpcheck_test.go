@@ -38,7 +38,7 @@ func checkFake(t *testing.T, fault string, versions ...int) *Report {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	return CheckAgent(ctx, fake(t, fault), AgentOptions{Versions: versions, Timeout: time.Second})
+	return CheckAgent(ctx, fake(t, fault), AgentOptions{Versions: versions, Timeout: 2 * time.Second})
 }
 
 // TestFakeAgentPasses: the fake agent without a fault passes every
