@@ -110,7 +110,7 @@ func checkFakeClient(t *testing.T, fault string, version int) *Report {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	rep := CheckClient(ctx, fromKit, toKit, ClientOptions{Timeout: 500 * time.Millisecond, PermissionTimeout: 2 * time.Second})
+	rep := CheckClient(ctx, fromKit, toKit, ClientOptions{Timeout: 1500 * time.Millisecond, PermissionTimeout: 5 * time.Second})
 	fromKit.Close()
 	toKit.Close()
 	<-done

@@ -56,7 +56,7 @@ func serveFakeOptions(t *testing.T, wrap func(http.Handler) http.Handler, opts *
 func TestAgentOverNetwork(t *testing.T) {
 	endpoint := serveFake(t, nil)
 	for _, u := range []string{endpoint, "ws" + strings.TrimPrefix(endpoint, "http")} {
-		r := CheckAgent(context.Background(), &URLTarget{URL: u}, AgentOptions{Timeout: time.Second})
+		r := CheckAgent(context.Background(), &URLTarget{URL: u}, AgentOptions{Timeout: 2 * time.Second})
 		if !r.OK() || len(r.Failed()) > 0 {
 			t.Errorf("%s:\n%s", u, r.Text())
 		}
@@ -68,7 +68,7 @@ func TestAgentOverNetwork(t *testing.T) {
 
 // TestRemoteAcphttp: acphttp's server holds every MUST of the transport.
 func TestRemoteAcphttp(t *testing.T) {
-	r := CheckRemote(context.Background(), serveFake(t, nil), RemoteOptions{Timeout: time.Second})
+	r := CheckRemote(context.Background(), serveFake(t, nil), RemoteOptions{Timeout: 2 * time.Second})
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
@@ -137,7 +137,7 @@ func TestPlantedRemoteFaults(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := CheckRemote(context.Background(), serveFake(t, tc.wrap), RemoteOptions{Timeout: time.Second, NoBodyLimit: true})
+			r := CheckRemote(context.Background(), serveFake(t, tc.wrap), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true})
 			failed := false
 			for _, v := range r.Find(tc.req) {
 				failed = failed || v.Status == Fail
@@ -169,7 +169,7 @@ func (s stripHeader) Write(b []byte) (int, error) {
 // Origin checks turned off fails the two SHOULDs, and only those.
 func TestRemoteLoopbackUnprotected(t *testing.T) {
 	url := serveFakeOptions(t, nil, &acphttp.Options{DisableHostCheck: true, DisableOriginCheck: true})
-	r := CheckRemote(context.Background(), url, RemoteOptions{Timeout: time.Second, NoBodyLimit: true})
+	r := CheckRemote(context.Background(), url, RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true})
 	for _, id := range []string{"remote.local.host", "remote.local.origin"} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Fail {
 			t.Errorf("%s: %+v", id, vs)
