@@ -128,7 +128,7 @@ func TestExampleClientRemote(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		reports := make(chan *Report, 1)
-		go func() { reports <- ListenClient(ctx, l, ClientOptions{Timeout: time.Second}) }()
+		go func() { reports <- ListenClient(ctx, l, ClientOptions{Timeout: 2 * time.Second}) }()
 		out, err := exec.CommandContext(ctx, client, "-prompt", "hello", "-connect", scheme+"://"+l.Addr().String()+"/acp").CombinedOutput()
 		if err != nil {
 			t.Errorf("%s: the client failed: %v\n%s", scheme, err, out)
