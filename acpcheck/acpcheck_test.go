@@ -1,0 +1,157 @@
+package acpcheck
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	if fault, ok := os.LookupEnv("ACPCHECK_FAKE_AGENT"); ok {
+		runFakeAgent(fault, os.Stdin, os.Stdout)
+		os.Exit(0)
+	}
+	dir, err := os.MkdirTemp("", "acpcheck-test-")
+	if err != nil {
+		panic(err)
+	}
+	builtDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fake returns the target that runs the fake agent with a fault.
+func fake(t *testing.T, fault string) Target {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Command(exe)
+	// A binary built with -race sleeps 1 s at exit unless told not to.
+	c.Env = append(os.Environ(), "ACPCHECK_FAKE_AGENT="+fault, "GORACE=atexit_sleep_ms=0")
+	return c
+}
+
+func checkFake(t *testing.T, fault string, versions ...int) *Report {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	return CheckAgent(ctx, fake(t, fault), AgentOptions{Versions: versions, Timeout: 2 * time.Second})
+}
+
+// TestFakeAgentPasses: the fake agent without a fault passes every
+// requirement the kit can exercise on it, in both versions.
+func TestFakeAgentPasses(t *testing.T) {
+	r := checkFake(t, "", 1, 2)
+	for _, v := range r.Verdicts {
+		if v.Status == Fail {
+			t.Errorf("%s (v%d): %s\n%s", v.ID, v.Version, v.Detail, transcriptText(v.Transcript))
+		}
+	}
+	if !r.OK() {
+		t.Fatal(r.Text())
+	}
+	for _, id := range []string{"agent.cancel.permission", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.session.delete", "agent.plan.v2-id", "agent.plan.v1-fallback"} {
+		if vs := r.Find(id); len(vs) == 0 || vs[len(vs)-1].Status != Pass {
+			t.Errorf("%s: %v, want a pass", id, vs)
+		}
+	}
+	if r.Duration > 10*time.Second {
+		t.Errorf("the run took %v, more than 10 s", r.Duration)
+	}
+}
+
+// TestPlantedFaults: for each fault the fake agent can plant, the kit
+// fails the requirement the fault breaks.
+func TestPlantedFaults(t *testing.T) {
+	cases := []struct {
+		fault    string
+		versions []int
+		req      string
+	}{
+		{"framing", []int{1}, "agent.stdio.framing"},
+		{"utf8", []int{1}, "agent.stdio.utf8"},
+		{"eof", []int{1}, "agent.stdio.eof-exit"},
+		{"version", []int{1}, "agent.init.version-unsupported"},
+		{"notification-answer", []int{1}, "agent.rpc.notification-silent"},
+		{"id-string", []int{1}, "agent.rpc.id-string"},
+		{"method-not-found", []int{1}, "agent.rpc.method-not-found"},
+		{"parse-error", []int{1}, "agent.rpc.parse-error"},
+		{"schema", []int{1}, "agent.schema.valid"},
+		{"stop-reason", []int{1}, "agent.prompt.v1-stop-reason"},
+		{"late-update", []int{1}, "agent.prompt.v1-updates-in-turn"},
+		{"cancel", []int{1}, "agent.cancel.permission"},
+		{"plan-fallback", []int{1}, "agent.plan.v1-fallback"},
+		{"v2-user-message", []int{2}, "agent.prompt.v2-user-message"},
+		{"v2-running", []int{2}, "agent.prompt.v2-running-idle"},
+		{"v2-required", []int{2}, "agent.session.v2-required"},
+		{"v2-resume-state", []int{2}, "agent.session.v2-resume-state"},
+		{"v2-plan-no-id", []int{2}, "agent.plan.v2-id"},
+		{"v2-v1-plan", []int{2}, "agent.plan.v2-no-v1-plan"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.fault, func(t *testing.T) {
+			t.Parallel()
+			r := checkFake(t, tc.fault, tc.versions...)
+			failed := false
+			for _, v := range r.Find(tc.req) {
+				failed = failed || v.Status == Fail
+			}
+			if !failed {
+				t.Errorf("%s not failed:\n%s", tc.req, r.Text())
+			}
+			if req, _ := Lookup(tc.req); req.Tier == Must && r.OK() {
+				t.Errorf("a failed MUST, yet OK")
+			}
+		})
+	}
+}
+
+// TestAuthRequired: an agent that wants authentication before session/new
+// (which the kit never gives) holds every MUST the kit can reach, and the
+// session and prompt checks are not exercised rather than failed.
+func TestAuthRequired(t *testing.T) {
+	r := checkFake(t, "auth", 1, 2)
+	if !r.OK() || len(r.Failed()) > 0 {
+		t.Fatal(r.Text())
+	}
+	for _, id := range []string{"agent.session.new", "agent.prompt.v1-stop-reason", "agent.prompt.v2-running-idle", "agent.session.v2-required"} {
+		vs := r.Find(id)
+		if len(vs) == 0 || vs[len(vs)-1].Status != NotExercised {
+			t.Errorf("%s: %+v", id, vs)
+		}
+	}
+}
+
+// TestNotAnAgent: a program that exits at once fails initialize and gets
+// no vacuous pass.
+func TestNotAnAgent(t *testing.T) {
+	r := checkFake(t, "exit", 1, 2)
+	if r.OK() {
+		t.Error("OK")
+	}
+	for _, v := range r.Verdicts {
+		if v.Status == Pass {
+			t.Errorf("%s (v%d) passed: %s", v.ID, v.Version, v.Detail)
+		}
+	}
+	if vs := r.Find("agent.init.answer"); len(vs) != 2 || vs[0].Status != Fail {
+		t.Errorf("agent.init.answer: %+v", vs)
+	}
+}
+
+// TestCancelledRun: a run whose context ends stops waiting at once.
+func TestCancelledRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	r := CheckAgent(ctx, fake(t, "parse-error"), AgentOptions{Versions: []int{1}, Timeout: 20 * time.Second})
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("the cancelled run took %v", d)
+	}
+	if r == nil {
+		t.Fatal("no report")
+	}
+}

@@ -1,0 +1,181 @@
+package acpcheck
+
+import (
+	"context"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpgen/acpgen/acphttp"
+)
+
+// doneConn is the acphttp.Conn of a fake agent served over the network.
+type doneConn chan struct{}
+
+func (c doneConn) Done() <-chan struct{} { return c }
+
+// serveFake serves the fake agent with acphttp behind wrap (nil: none)
+// and returns the endpoint's URL.
+func serveFake(t *testing.T, wrap func(http.Handler) http.Handler) string {
+	t.Helper()
+	return serveFakeOptions(t, wrap, &acphttp.Options{})
+}
+
+// serveFakeOptions is serveFake with the server's options.
+func serveFakeOptions(t *testing.T, wrap func(http.Handler) http.Handler, opts *acphttp.Options) string {
+	t.Helper()
+	opts.ErrorLog = log.New(io.Discard, "", 0)
+	s := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+		c := make(doneConn)
+		go func() {
+			defer close(c)
+			runFakeAgent("", in, out)
+		}()
+		return c, nil
+	}, opts)
+	var h http.Handler = s
+	if wrap != nil {
+		h = wrap(s)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+		ts.Close()
+	})
+	return ts.URL + "/acp"
+}
+
+// TestAgentOverNetwork: the fake agent served by acphttp passes every MUST
+// over Streamable HTTP and over WebSocket.
+func TestAgentOverNetwork(t *testing.T) {
+	endpoint := serveFake(t, nil)
+	for _, u := range []string{endpoint, "ws" + strings.TrimPrefix(endpoint, "http")} {
+		r := CheckAgent(context.Background(), &URLTarget{URL: u}, AgentOptions{Timeout: 2 * time.Second})
+		if !r.OK() || len(r.Failed()) > 0 {
+			t.Errorf("%s:\n%s", u, r.Text())
+		}
+		if vs := r.Find("agent.prompt.v2-running-idle"); len(vs) != 1 || vs[0].Status != Pass {
+			t.Errorf("%s: the v2 turn was not judged: %+v", u, vs)
+		}
+	}
+}
+
+// TestRemoteAcphttp: acphttp's server holds every MUST of the transport.
+func TestRemoteAcphttp(t *testing.T) {
+	r := CheckRemote(context.Background(), serveFake(t, nil), RemoteOptions{Timeout: 2 * time.Second})
+	if !r.OK() {
+		t.Fatal(r.Text())
+	}
+	for _, id := range []string{"remote.http.sse", "remote.http.delete", "remote.ws.upgrade", "remote.http.body-limit", "remote.http.batch",
+		"remote.local.host", "remote.local.origin"} {
+		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
+			t.Errorf("%s: %+v", id, vs)
+		}
+	}
+}
+
+// TestPlantedRemoteFaults: a server that breaks one rule of the transport
+// fails that rule.
+func TestPlantedRemoteFaults(t *testing.T) {
+	cases := []struct {
+		name, req string
+		wrap      func(http.Handler) http.Handler
+	}{
+		{"no connection id", "remote.http.initialize", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				h.ServeHTTP(stripHeader{w, "Acp-Connection-Id"}, r)
+			})
+		}},
+		{"PUT accepted", "remote.http.method", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPut {
+					w.WriteHeader(http.StatusOK)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}},
+		{"any content type", "remote.http.content-type", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				r.Header.Set("Content-Type", "application/json")
+				h.ServeHTTP(w, r)
+			})
+		}},
+		{"DELETE ignored", "remote.http.delete", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodDelete {
+					w.WriteHeader(http.StatusAccepted)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}},
+		{"unknown connection 400", "remote.http.unknown-connection", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.Header.Get("Acp-Connection-Id"), "acpcheck-no-such") {
+					w.WriteHeader(http.StatusBadRequest)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}},
+		{"no WebSocket", "remote.ws.upgrade", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Upgrade") != "" {
+					w.WriteHeader(http.StatusBadRequest)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := CheckRemote(context.Background(), serveFake(t, tc.wrap), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true})
+			failed := false
+			for _, v := range r.Find(tc.req) {
+				failed = failed || v.Status == Fail
+			}
+			if !failed || r.OK() {
+				t.Errorf("%s not failed, or the run OK:\n%s", tc.req, r.Text())
+			}
+		})
+	}
+}
+
+// stripHeader drops one header from a response.
+type stripHeader struct {
+	http.ResponseWriter
+	name string
+}
+
+func (s stripHeader) WriteHeader(code int) {
+	s.ResponseWriter.Header().Del(s.name)
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s stripHeader) Write(b []byte) (int, error) {
+	s.ResponseWriter.Header().Del(s.name)
+	return s.ResponseWriter.Write(b)
+}
+
+// TestRemoteLoopbackUnprotected: a loopback server with acphttp's Host and
+// Origin checks turned off fails the two SHOULDs, and only those.
+func TestRemoteLoopbackUnprotected(t *testing.T) {
+	url := serveFakeOptions(t, nil, &acphttp.Options{DisableHostCheck: true, DisableOriginCheck: true})
+	r := CheckRemote(context.Background(), url, RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true})
+	for _, id := range []string{"remote.local.host", "remote.local.origin"} {
+		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Fail {
+			t.Errorf("%s: %+v", id, vs)
+		}
+	}
+	if !r.OK() {
+		t.Errorf("a SHOULD failed the run:\n%s", r.Text())
+	}
+}

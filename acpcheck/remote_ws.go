@@ -1,0 +1,135 @@
+package acpcheck
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// checkWebSocket checks the WebSocket profile.
+func (r *remoteRun) checkWebSocket() {
+	ctx, cancel := context.WithTimeout(r.ctx, 3*r.opts.Timeout)
+	defer cancel()
+	r.logf(">", "GET Upgrade: websocket")
+	c, resp, err := websocket.Dial(ctx, r.url, &websocket.DialOptions{HTTPClient: &http.Client{Transport: r.client.Transport}})
+	if err != nil {
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		r.logf("#", "%v", err)
+		r.verdict("remote.ws.upgrade", Fail, "the upgrade failed (%d): %v", status, err)
+		for _, id := range []string{"remote.ws.text-frames", "remote.ws.binary-ignored", "remote.ws.close"} {
+			r.verdict(id, NotExercised, "no WebSocket")
+		}
+		return
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(64 << 20)
+	conn := resp.Header.Get("Acp-Connection-Id")
+	r.logf("<", "%d Acp-Connection-Id=%q", resp.StatusCode, conn)
+	_ = c.Write(ctx, websocket.MessageBinary, []byte(initializeV1))
+	if err := c.Write(ctx, websocket.MessageText, []byte(initializeV1)); err != nil {
+		r.verdict("remote.ws.upgrade", Fail, "sending initialize: %v", err)
+		return
+	}
+	var frames []string
+	var answers int
+	for {
+		rctx, rcancel := context.WithTimeout(ctx, r.readWait(answers))
+		typ, data, err := c.Read(rctx)
+		rcancel()
+		if err != nil {
+			break
+		}
+		r.logf("<", "frame %v %s", typ, clip(data))
+		var m msg
+		if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || !strings.HasPrefix(strings.TrimSpace(string(data)), "{") {
+			frames = append(frames, clip(data))
+			continue
+		}
+		if string(compactJSON(m.ID)) == "1" && m.Result != nil {
+			answers++
+		}
+	}
+	switch {
+	case conn == "":
+		r.verdict("remote.ws.upgrade", Fail, "the 101 has no Acp-Connection-Id")
+	case answers == 0:
+		r.verdict("remote.ws.upgrade", Fail, "initialize was not answered in a text frame")
+	default:
+		r.verdict("remote.ws.upgrade", Pass, "101, Acp-Connection-Id %s, initialize answered", conn)
+	}
+	if len(frames) > 0 {
+		r.verdict("remote.ws.text-frames", Fail, "frames that are not one JSON-RPC message in text: %s", strings.Join(frames, "; "))
+	} else {
+		r.verdict("remote.ws.text-frames", Pass, "every frame a text frame with one message")
+	}
+	if answers > 1 {
+		r.verdict("remote.ws.binary-ignored", Fail, "initialize in a binary frame was answered too")
+	} else {
+		r.verdict("remote.ws.binary-ignored", Pass, "the binary frame was ignored")
+	}
+	if err := c.Close(websocket.StatusNormalClosure, ""); err != nil && !errors.Is(err, context.Canceled) {
+		r.verdict("remote.ws.close", Fail, "closing: %v", err)
+	} else {
+		r.verdict("remote.ws.close", Pass, "the server answered the close frame")
+	}
+}
+
+// readWait is how long to wait for the next frame: the timeout for the
+// first answer, then a short while for anything more.
+func (r *remoteRun) readWait(answers int) time.Duration {
+	if answers == 0 {
+		return r.opts.Timeout
+	}
+	return 300 * time.Millisecond
+}
+
+// checkLocal checks the protections of a loopback server against DNS
+// rebinding and foreign origins.
+func (r *remoteRun) checkLocal() {
+	if !isLoopback(r.url) {
+		r.verdict("remote.local.host", NotApplicable, "the server is not on a loopback address")
+		r.verdict("remote.local.origin", NotApplicable, "the server is not on a loopback address")
+		return
+	}
+	r.refused("remote.local.host", jsonHeader(map[string]string{"Host": "evil.example"}), "a foreign Host")
+	if !r.refused("remote.local.origin", jsonHeader(map[string]string{"Origin": "http://evil.example"}), "a foreign Origin") {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, r.opts.Timeout)
+	defer cancel()
+	h := http.Header{}
+	h.Set("Origin", "http://evil.example")
+	c, resp, err := websocket.Dial(ctx, r.url, &websocket.DialOptions{HTTPHeader: h, HTTPClient: &http.Client{Transport: r.client.Transport}})
+	if err == nil {
+		c.CloseNow()
+		r.rep.Verdicts = r.rep.Verdicts[:len(r.rep.Verdicts)-1]
+		r.verdict("remote.local.origin", Fail, "a WebSocket upgrade with Origin http://evil.example was accepted (%d)", resp.StatusCode)
+	}
+}
+
+// refused posts initialize with header and expects 403; it ends any
+// connection the server opened. It reports whether the request was refused.
+func (r *remoteRun) refused(req string, header map[string]string, what string) bool {
+	resp, _, err := r.do(http.MethodPost, header, []byte(initializeV1))
+	switch {
+	case err != nil:
+		r.verdict(req, Fail, "%v", err)
+		return false
+	case resp.StatusCode == http.StatusForbidden:
+		r.verdict(req, Pass, "initialize with %s answered 403", what)
+		return true
+	}
+	if id := resp.Header.Get("Acp-Connection-Id"); id != "" {
+		_, _, _ = r.do(http.MethodDelete, map[string]string{"Acp-Connection-Id": id}, nil)
+	}
+	r.verdict(req, Fail, "initialize with %s answered %d, not 403", what, resp.StatusCode)
+	return false
+}

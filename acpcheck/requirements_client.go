@@ -1,0 +1,23 @@
+package acpcheck
+
+// The requirements a client is checked against (acpcheck client).
+func init() {
+	define(
+		Requirement{"client.init.first", Must, "The client's first message is an initialize request.", pageInit},
+		Requirement{"client.stdio.framing", Must, "Every line the client writes to the agent's stdin is exactly one JSON-RPC message, in UTF-8.", pageTransports},
+		Requirement{"client.schema.valid", Must, "Every message the client sends is valid under the schema of the version negotiated.", pageSchemaV1},
+		Requirement{"client.schema.decodes", Must, "Every message the client sends decodes into the generated types of the version negotiated.", pageSchemaV2},
+		Requirement{"client.session.cwd", Must, "session/new names an absolute working directory.", pageSessionSetup},
+		Requirement{"client.prompt.content", Must, "A prompt holds only content the agent's prompt capabilities allow (the kit advertises none: text and resource links).", pagePromptTurn},
+		Requirement{"client.rpc.id-integer", Must, "A response of the client carries the integer id of the agent's request, unchanged.", pageJSONRPC},
+		Requirement{"client.rpc.id-string", Must, "A response of the client carries the string id of the agent's request, unchanged.", pageJSONRPC},
+		Requirement{"client.rpc.method-not-found", Must, "A request for a method the client does not implement is answered with error -32601.", pageJSONRPC},
+		Requirement{"client.rpc.notification-silent", Must, "The client sends no response to a notification, known or unknown.", pageJSONRPC},
+		Requirement{"client.updates.unknown-v1", Should, "A v1 client keeps the connection going after session updates of unknown and custom (_-prefixed) kinds and unknown members.", pageExtensibility},
+		Requirement{"client.updates.unknown-v2", Must, "A v2 client keeps the connection going after session updates of unknown and custom (_-prefixed) kinds and unknown members.", pageExtensibility},
+		Requirement{"client.permission.answer", Must, "The client answers a permission request with one of the options offered, or cancelled.", pagePromptTurn},
+		Requirement{"client.permission.cancelled", Must, "A client that cancels a turn answers the turn's pending permission request with the cancelled outcome.", pagePromptTurn},
+		Requirement{"client.fs.read", PerCapability, "A client that advertises fs.readTextFile answers fs/read_text_file (with the text or an error).", pageFileSystem},
+		Requirement{"client.terminal", PerCapability, "A client that advertises terminal answers terminal/create with a terminalId, then terminal/wait_for_exit and terminal/release of it.", pageTerminals},
+	)
+}

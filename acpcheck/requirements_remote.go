@@ -1,0 +1,30 @@
+package acpcheck
+
+// The requirements a remote endpoint is checked against (acpcheck remote).
+func init() {
+	define(
+		Requirement{"remote.http.initialize", Must, "A POST of initialize without Acp-Connection-Id is answered 200 with the JSON result and an Acp-Connection-Id header.", pageRemote},
+		Requirement{"remote.http.accepted", Must, "A POST of any other message on the connection is answered 202 with an empty body.", pageRemote},
+		Requirement{"remote.http.sse", Must, "A GET with Accept text/event-stream and Acp-Connection-Id opens the connection's SSE stream (200, text/event-stream), which carries the answers to the connection's requests.", pageRemote},
+		Requirement{"remote.http.sse-framing", Must, "Each SSE event's data is exactly one JSON-RPC message.", pageRemote},
+		Requirement{"remote.http.session-stream", Should, "A GET with Acp-Session-Id of a session the connection created opens that session's stream.", pageRemote},
+		Requirement{"remote.http.sse-event-ids", Informational, "Whether the server gives SSE events ids (for resumption).", pageRemote},
+		Requirement{"remote.http.cookies", Informational, "Whether the server sets cookies on initialize (for load-balancer affinity, which clients must keep for the connection's life).", pageRemote},
+		Requirement{"remote.http.missing-connection", Must, "A POST of a message other than initialize without Acp-Connection-Id is answered 400.", pageRemote},
+		Requirement{"remote.http.unknown-connection", Must, "A request naming an Acp-Connection-Id the server does not know is answered 404.", pageRemote},
+		Requirement{"remote.http.not-json", Must, "A POST whose body is not JSON is answered 400.", pageRemote},
+		Requirement{"remote.http.content-type", Must, "A POST whose Content-Type is not application/json is answered 415.", pageRemote},
+		Requirement{"remote.http.not-acceptable", Must, "A GET that does not accept text/event-stream is answered 406.", pageRemote},
+		Requirement{"remote.http.method", Must, "A method other than GET, POST and DELETE is answered 405.", pageRemote},
+		Requirement{"remote.http.batch", Should, "A POST of a JSON array (a batch) is answered 400 with a -32600 error.", pageRemote},
+		Requirement{"remote.http.initialize-twice", Should, "A POST of initialize on an existing connection is answered 400.", pageRemote},
+		Requirement{"remote.http.delete", Must, "DELETE with the Acp-Connection-Id ends the connection: later requests naming it are answered 404.", pageRemote},
+		Requirement{"remote.http.body-limit", Should, "A POST body over the server's limit (here 17 MiB) is refused with 413 or 400, not read without bound.", pageRemote},
+		Requirement{"remote.ws.upgrade", Must, "A GET with Upgrade: websocket is answered 101 with an Acp-Connection-Id, and initialize sent as a text frame is answered in a text frame.", pageRemote},
+		Requirement{"remote.ws.text-frames", Must, "Every frame the server sends carries one JSON-RPC message in a text frame.", pageRemote},
+		Requirement{"remote.ws.binary-ignored", Should, "A binary frame is ignored: the connection goes on.", pageRemote},
+		Requirement{"remote.ws.close", Should, "A close frame from the client (1000) is answered with a close frame.", pageRemote},
+		Requirement{"remote.local.host", Should, "A loopback server refuses (403) a request whose Host is not a loopback name, against DNS rebinding.", pageRemote},
+		Requirement{"remote.local.origin", Should, "A loopback server refuses (403) a request whose Origin is a foreign site, for POST and for the WebSocket upgrade.", pageRemote},
+	)
+}
