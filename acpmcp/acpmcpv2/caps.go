@@ -16,7 +16,11 @@ import (
 var ErrACPNotAdvertised = errors.New("the agent does not advertise session.mcp.acp")
 
 // Advertise sets session.mcp.acp in an agent's capabilities: an agent that
-// uses a [Caller] answers initialize with it.
+// uses a [Caller] answers initialize with it. It sets capabilities.session
+// when it is missing, and an agent that advertises sessions serves
+// session/list, session/resume and session/close ([acpv2.SessionAgent];
+// embedding [acpv2.TurnRunner] gives all three): the connection refuses an
+// initialize result that advertises what the agent does not serve.
 func Advertise(caps *acpv2.AgentCapabilities) {
 	if caps.Session == nil {
 		caps.Session = &acpv2.SessionCapabilities{}

@@ -40,6 +40,23 @@ func (a *testAgent) Initialize(context.Context, *acpv2.InitializeRequest) (*acpv
 
 func (*testAgent) CancelSession(context.Context, *acpv2.CancelSessionNotification) error { return nil }
 
+// The session methods: Advertise puts session.mcp.acp under
+// capabilities.session, and an agent that advertises sessions serves
+// session/list, session/resume and session/close (acpv2.SessionAgent).
+var _ acpv2.SessionAgent = (*testAgent)(nil)
+
+func (*testAgent) ListSessions(context.Context, *acpv2.ListSessionsRequest) (*acpv2.ListSessionsResponse, error) {
+	return acpv2.NewListSessionsResponse([]acpv2.SessionInfo{}), nil
+}
+
+func (*testAgent) ResumeSession(context.Context, *acpv2.ResumeSessionRequest) (*acpv2.ResumeSessionResponse, error) {
+	return acpv2.NewResumeSessionResponse(), nil
+}
+
+func (*testAgent) CloseSession(context.Context, *acpv2.CloseSessionRequest) (*acpv2.CloseSessionResponse, error) {
+	return acpv2.NewCloseSessionResponse(), nil
+}
+
 func (a *testAgent) NewSession(_ context.Context, p *acpv2.NewSessionRequest) (*acpv2.NewSessionResponse, error) {
 	select {
 	case a.servers <- p.MCPServers:
