@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -59,18 +60,64 @@ func TestNewcomerV2(t *testing.T) {
 			MessageID string `json:"messageId"`
 			Text      string `json:"text"`
 		} `json:"chunks"`
+		Updates []newcomerUpdate `json:"updates"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("the client printed %s: %v", out, err)
 	}
-	if got.Initialize.ProtocolVersion != 2 || got.SessionID != "session-1" || got.Prompt.MessageID != "prompt-1" {
+	checkNewcomerV2(t, got.Initialize.ProtocolVersion, got.SessionID, got.Prompt.MessageID, got.StopReason, got.Updates, out)
+	if len(got.Chunks) != 1 || got.Chunks[0].Text != "hello from TypeScript" {
+		t.Errorf("the agent's chunks: %s", out)
+	}
+}
+
+// newcomerUpdate is a session update as interop/readme_client_v2.mjs
+// reports it.
+type newcomerUpdate struct {
+	SessionID     string `json:"sessionId"`
+	SessionUpdate string `json:"sessionUpdate"`
+	MessageID     string `json:"messageId"`
+	State         string `json:"state"`
+	StopReason    string `json:"stopReason"`
+	Text          string `json:"text"`
+}
+
+// The ids acpv2.TurnRunner makes: a prefix and 32 random hex digits.
+var (
+	sessionIDShape = regexp.MustCompile(`^sess_[0-9a-f]{32}$`)
+	messageIDShape = regexp.MustCompile(`^msg_[0-9a-f]{32}$`)
+)
+
+// checkNewcomerV2 checks what the README's v2 agent, on acpv2.TurnRunner,
+// sent for one prompt: a session and a message id of the runner's shape,
+// then, in that session, the user message with the prompt's id and text,
+// running, the echo as a chunk of an agent message of its own id, and idle
+// with end_turn.
+func checkNewcomerV2(t *testing.T, version int, session, user, stop string, updates []newcomerUpdate, out []byte) {
+	t.Helper()
+	if version != 2 || !sessionIDShape.MatchString(session) || !messageIDShape.MatchString(user) {
 		t.Errorf("initialize, session/new and session/prompt gave %s", out)
 	}
-	if got.StopReason != "end_turn" {
-		t.Errorf("the turn ended with %q, want end_turn: %s", got.StopReason, out)
+	if stop != "end_turn" {
+		t.Errorf("the turn ended with %q, want end_turn: %s", stop, out)
 	}
-	if len(got.Chunks) != 1 || got.Chunks[0].Text != "hello from TypeScript" || got.Chunks[0].MessageID != "reply-1" {
-		t.Errorf("the agent's chunks: %s", out)
+	if len(updates) != 4 {
+		t.Fatalf("the agent sent %d session updates, want 4 (user_message, running, a chunk, idle): %s", len(updates), out)
+	}
+	reply := updates[2].MessageID
+	want := []newcomerUpdate{
+		{SessionID: session, SessionUpdate: "user_message", MessageID: user, Text: "hello from TypeScript"},
+		{SessionID: session, SessionUpdate: "state_update", State: "running"},
+		{SessionID: session, SessionUpdate: "agent_message_chunk", MessageID: reply},
+		{SessionID: session, SessionUpdate: "state_update", State: "idle", StopReason: "end_turn"},
+	}
+	for i, u := range updates {
+		if u != want[i] {
+			t.Errorf("session update %d is %+v, want %+v", i, u, want[i])
+		}
+	}
+	if !messageIDShape.MatchString(reply) || reply == user {
+		t.Errorf("the agent's reply has id %q, want a new message id (the user message is %q)", reply, user)
 	}
 }
 
