@@ -56,18 +56,22 @@ func ExampleSessionRouter() {
 		s.Prompt(ctx, []acpv1.ContentBlock{acpv1.NewContentBlockText("fix it")})
 		s.Close() // Next returns an error once the updates before Close are read
 	}()
+	// Each event says what changed; the state already holds every update
+	// received, which may be ahead of the event being read.
 	for e, err := s.Next(ctx); err == nil; e, err = s.Next(ctx) {
 		for _, id := range e.Change.Plans {
-			p, _ := s.State().Plan(id)
-			fmt.Printf("plan %s: %s %s, %s %s\n", id, p.Entries[0].Content, p.Entries[0].Status, p.Entries[1].Content, p.Entries[1].Status)
+			fmt.Printf("plan %s changed\n", id)
 		}
 	}
+	p, _ := s.State().Plan("main")
+	fmt.Printf("plan main: %s %s, %s %s\n", p.Entries[0].Content, p.Entries[0].Status, p.Entries[1].Content, p.Entries[1].Status)
 
 	clientOut.Close()
 	<-agent.Done()
 	conn.Close()
 	// Output:
-	// plan main: Read the code in_progress, Fix the bug pending
+	// plan main changed
+	// plan main changed
 	// plan main: Read the code completed, Fix the bug pending
 }
 
