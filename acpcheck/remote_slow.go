@@ -85,10 +85,14 @@ func (r *remoteRun) checkSlowSSE() {
 		return
 	}
 	sent, size := r.floodHTTP(conn)
-	took, perr := r.probeHTTP()
+	probe, took, perr := r.probeHTTP()
 	// Closing the stalled stream lets a server that waited on it go.
 	s.close()
-	_, _, _ = r.do(http.MethodDelete, map[string]string{"Acp-Connection-Id": conn}, nil)
+	for _, c := range []string{conn, probe} {
+		if c != "" {
+			_, _, _ = r.do(http.MethodDelete, map[string]string{"Acp-Connection-Id": c}, nil)
+		}
+	}
 	if perr != nil {
 		r.verdict(req, Fail, "after %d session/new (%d KiB) on a stream not read, a new connection was not served in %v: %v", sent, size>>10, slowBound, perr)
 		return
@@ -156,40 +160,42 @@ func postAccepted(ctx context.Context, client *http.Client, url, conn string, bo
 }
 
 // probeHTTP opens a second connection and its stream, and waits for the
-// answer of a session/new on it, all within slowBound.
-func (r *remoteRun) probeHTTP() (time.Duration, error) {
+// answer of a session/new on it, all within slowBound. It returns the
+// connection's id, for the caller to delete, and how long it took.
+func (r *remoteRun) probeHTTP() (conn string, took time.Duration, err error) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(r.ctx, slowBound)
 	defer cancel()
-	resp, _, err := r.doWith(ctx, r.client, http.MethodPost, jsonHeader(nil), []byte(initializeV1))
+	client := *r.client
+	client.Timeout = 0 // slowBound bounds the whole probe
+	resp, _, err := r.doWith(ctx, &client, http.MethodPost, jsonHeader(nil), []byte(initializeV1))
 	switch {
 	case err != nil:
-		return 0, fmt.Errorf("initialize: %w", err)
+		return conn, 0, fmt.Errorf("initialize: %w", err)
 	case resp.StatusCode != http.StatusOK || resp.Header.Get("Acp-Connection-Id") == "":
-		return 0, fmt.Errorf("initialize answered %d", resp.StatusCode)
+		return conn, 0, fmt.Errorf("initialize answered %d", resp.StatusCode)
 	}
-	conn := resp.Header.Get("Acp-Connection-Id")
-	defer func() { _, _, _ = r.do(http.MethodDelete, map[string]string{"Acp-Connection-Id": conn}, nil) }()
+	conn = resp.Header.Get("Acp-Connection-Id")
 	s, err := r.openSSEWith(ctx, r.client.Transport, map[string]string{"Accept": "text/event-stream", "Acp-Connection-Id": conn}, true)
 	if err != nil {
-		return 0, fmt.Errorf("the stream: %w", err)
+		return conn, 0, fmt.Errorf("the stream: %w", err)
 	}
 	defer s.close()
 	if s.resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("the stream answered %d", s.resp.StatusCode)
+		return conn, 0, fmt.Errorf("the stream answered %d", s.resp.StatusCode)
 	}
 	body := `{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`
-	if _, _, err := r.doWith(ctx, r.client, http.MethodPost, jsonHeader(map[string]string{"Acp-Connection-Id": conn}), []byte(body)); err != nil {
-		return 0, fmt.Errorf("session/new: %w", err)
+	if _, _, err := r.doWith(ctx, &client, http.MethodPost, jsonHeader(map[string]string{"Acp-Connection-Id": conn}), []byte(body)); err != nil {
+		return conn, 0, fmt.Errorf("session/new: %w", err)
 	}
 	for {
 		ev, ok := s.next(time.Until(start.Add(slowBound)))
 		if !ok {
-			return 0, fmt.Errorf("the answer to session/new did not arrive")
+			return conn, 0, fmt.Errorf("the answer to session/new did not arrive")
 		}
 		var m msg
 		if json.Unmarshal([]byte(ev.data), &m) == nil && string(compactJSON(m.ID)) == "2" && m.Method == "" {
-			return time.Since(start), nil
+			return conn, time.Since(start), nil
 		}
 	}
 }

@@ -61,12 +61,16 @@ func TestPlantedSlowReaderFault(t *testing.T) {
 	}
 	r := CheckRemote(context.Background(), serveFake(t, wrap), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true})
 	wantStatus(t, r, Fail, "remote.http.slow-reader", "remote.ws.slow-reader")
+	for _, v := range append(r.Find("remote.http.slow-reader"), r.Find("remote.ws.slow-reader")...) {
+		t.Logf("%s: %s", v.ID, v.Detail)
+	}
 	if !r.OK() {
 		t.Errorf("a SHOULD failed the run:\n%s", r.Text())
 	}
 }
 
-// lockedWriter is a response whose hijacked connection writes under mu.
+// lockedWriter is a response whose hijacked connection writes under mu,
+// with a small send buffer.
 type lockedWriter struct {
 	http.ResponseWriter
 	mu *sync.Mutex
@@ -78,6 +82,11 @@ func (w lockedWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
+	}
+	if tc, ok := c.(*net.TCPConn); ok {
+		// A fixed, small send buffer: the writes wait after a few answers
+		// however loaded the machine, rather than after megabytes.
+		_ = tc.SetWriteBuffer(16 << 10)
 	}
 	return lockedConn{c, w.mu}, rw, nil
 }
