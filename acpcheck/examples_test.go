@@ -188,4 +188,7 @@ func TestExampleAgentNetwork(t *testing.T) {
 	if !r.OK() || len(r.Failed()) > 0 {
 		t.Errorf("remote:\n%s", r.Text())
 	}
+	for _, v := range append(r.Find("remote.http.slow-reader"), r.Find("remote.ws.slow-reader")...) {
+		t.Logf("%s %s: %s", v.ID, v.Status, v.Detail)
+	}
 }

@@ -21,6 +21,13 @@ type RemoteOptions struct {
 	Client *http.Client
 	// NoBodyLimit skips the check that sends a 17 MiB body.
 	NoBodyLimit bool
+	// NoSlowReader skips the checks that stall a stream (remote.*.slow-reader).
+	NoSlowReader bool
+	// Shutdown, when set, shuts the server down; the kit calls it last,
+	// with an SSE stream and a WebSocket open, and judges how they end
+	// (remote.shutdown.*). It must return once ctx ends. Without it (as
+	// from the command line) those checks are not exercised.
+	Shutdown func(ctx context.Context) error
 }
 
 // remoteRun is one run of the transport checks.
@@ -61,6 +68,8 @@ func CheckRemote(ctx context.Context, endpoint string, opts RemoteOptions) *Repo
 	}
 	r.checkWebSocket()
 	r.checkLocal()
+	r.checkSlowReaders()
+	r.checkShutdown()
 	return r.rep
 }
 
@@ -80,6 +89,11 @@ func (r *remoteRun) logf(dir, format string, args ...any) {
 func (r *remoteRun) do(method string, header map[string]string, body []byte) (*http.Response, []byte, error) {
 	ctx, cancel := context.WithTimeout(r.ctx, r.opts.Timeout)
 	defer cancel()
+	return r.doWith(ctx, r.client, method, header, body)
+}
+
+// doWith is do with the request's context and client.
+func (r *remoteRun) doWith(ctx context.Context, client *http.Client, method string, header map[string]string, body []byte) (*http.Response, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, method, r.url, bytes.NewReader(body))
 	if err != nil {
 		return nil, nil, err
@@ -96,7 +110,7 @@ func (r *remoteRun) do(method string, header map[string]string, body []byte) (*h
 		shown = append(shown[:300:300], "…"...)
 	}
 	r.logf(">", "%s %v %s", method, header, shown)
-	resp, err := r.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		r.logf("#", "%v", err)
 		return nil, nil, err

@@ -17,16 +17,23 @@ type sseEvent struct {
 
 // sseStream reads one SSE stream until its context ends.
 type sseStream struct {
-	resp   *http.Response
-	events chan sseEvent
-	cancel context.CancelFunc
-	done   sync.WaitGroup
+	resp    *http.Response
+	events  chan sseEvent
+	cancel  context.CancelFunc
+	done    sync.WaitGroup
+	reading bool
 }
 
 // openSSE sends the GET of a stream and, when it is answered 200, reads
 // its events on a goroutine that close ends.
 func (r *remoteRun) openSSE(header map[string]string) (*sseStream, error) {
-	ctx, cancel := context.WithCancel(r.ctx)
+	return r.openSSEWith(r.ctx, r.client.Transport, header, true)
+}
+
+// openSSEWith is openSSE with the stream's parent context and transport;
+// unless read, the stream is not read until startRead.
+func (r *remoteRun) openSSEWith(parent context.Context, tr http.RoundTripper, header map[string]string, read bool) (*sseStream, error) {
+	ctx, cancel := context.WithCancel(parent)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url, nil)
 	if err != nil {
 		cancel()
@@ -36,7 +43,7 @@ func (r *remoteRun) openSSE(header map[string]string) (*sseStream, error) {
 		req.Header.Set(k, v)
 	}
 	r.logf(">", "GET %v", header)
-	client := &http.Client{Transport: r.client.Transport} // no overall timeout: a stream lasts
+	client := &http.Client{Transport: tr} // no overall timeout: a stream lasts
 	resp, err := client.Do(req)
 	if err != nil {
 		cancel()
@@ -50,9 +57,17 @@ func (r *remoteRun) openSSE(header map[string]string) (*sseStream, error) {
 		close(s.events)
 		return s, nil
 	}
+	if read {
+		s.startRead()
+	}
+	return s, nil
+}
+
+// startRead starts reading the stream's events.
+func (s *sseStream) startRead() {
+	s.reading = true
 	s.done.Add(1)
 	go s.read()
-	return s, nil
 }
 
 func (s *sseStream) read() {
@@ -87,6 +102,9 @@ func (s *sseStream) read() {
 // close ends the stream and waits for its goroutine.
 func (s *sseStream) close() {
 	s.cancel()
+	if !s.reading && s.resp.StatusCode == http.StatusOK {
+		s.resp.Body.Close()
+	}
 	s.done.Wait()
 }
 

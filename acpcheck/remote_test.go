@@ -28,6 +28,13 @@ func serveFake(t *testing.T, wrap func(http.Handler) http.Handler) string {
 // serveFakeOptions is serveFake with the server's options.
 func serveFakeOptions(t *testing.T, wrap func(http.Handler) http.Handler, opts *acphttp.Options) string {
 	t.Helper()
+	url, _ := serveFakeServer(t, wrap, opts)
+	return url
+}
+
+// serveFakeServer is serveFakeOptions that returns the server too.
+func serveFakeServer(t *testing.T, wrap func(http.Handler) http.Handler, opts *acphttp.Options) (string, *acphttp.Server) {
+	t.Helper()
 	opts.ErrorLog = log.New(io.Discard, "", 0)
 	s := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 		c := make(doneConn)
@@ -48,7 +55,7 @@ func serveFakeOptions(t *testing.T, wrap func(http.Handler) http.Handler, opts *
 		_ = s.Shutdown(ctx)
 		ts.Close()
 	})
-	return ts.URL + "/acp"
+	return ts.URL + "/acp", s
 }
 
 // TestAgentOverNetwork: the fake agent served by acphttp passes every MUST
@@ -137,7 +144,7 @@ func TestPlantedRemoteFaults(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := CheckRemote(context.Background(), serveFake(t, tc.wrap), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true})
+			r := CheckRemote(context.Background(), serveFake(t, tc.wrap), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true, NoSlowReader: true})
 			failed := false
 			for _, v := range r.Find(tc.req) {
 				failed = failed || v.Status == Fail
@@ -169,7 +176,7 @@ func (s stripHeader) Write(b []byte) (int, error) {
 // Origin checks turned off fails the two SHOULDs, and only those.
 func TestRemoteLoopbackUnprotected(t *testing.T) {
 	url := serveFakeOptions(t, nil, &acphttp.Options{DisableHostCheck: true, DisableOriginCheck: true})
-	r := CheckRemote(context.Background(), url, RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true})
+	r := CheckRemote(context.Background(), url, RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true, NoSlowReader: true})
 	for _, id := range []string{"remote.local.host", "remote.local.origin"} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Fail {
 			t.Errorf("%s: %+v", id, vs)

@@ -26,5 +26,10 @@ func init() {
 		Requirement{"remote.ws.close", Should, "A close frame from the client (1000) is answered with a close frame.", pageRemote},
 		Requirement{"remote.local.host", Should, "A loopback server refuses (403) a request whose Host is not a loopback name, against DNS rebinding.", pageRemote},
 		Requirement{"remote.local.origin", Should, "A loopback server refuses (403) a request whose Origin is a foreign site, for POST and for the WebSocket upgrade.", pageRemote},
+		Requirement{"remote.http.slow-reader", Should, "While the kit reads none of one connection's SSE stream and makes the agent write many answers to it, the server goes on serving others: a new connection is initialized and its session/new answered on its stream within 5 s (the stalled stream may be kept or ended).", pageRemote},
+		Requirement{"remote.ws.slow-reader", Should, "While the kit reads none of one WebSocket and makes the agent write many answers to it, a new WebSocket is upgraded and its initialize answered within 5 s (the stalled one may be kept or closed).", pageRemote},
+		Requirement{"remote.shutdown.sse", Should, "When the server shuts down, its open SSE streams end within 5 s (judged only with a shutdown hook, from go test).", pageRemote},
+		Requirement{"remote.shutdown.ws", Should, "When the server shuts down, its open WebSockets get a close frame, 1001 (going away) or 1000, within 5 s (judged only with a shutdown hook).", pageRemote},
+		Requirement{"remote.shutdown.refuse", Should, "Once the server has shut down, a new initialize is refused with an error status or cannot connect (judged only with a shutdown hook).", pageRemote},
 	)
 }

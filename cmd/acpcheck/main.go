@@ -59,6 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for each answer")
 	sandbox := fs.Bool("sandbox", false, "agent mode: run the command with no network (Linux: unshare -rn), an empty environment but PATH and a temporary HOME")
 	noBodyLimit := fs.Bool("no-body-limit", false, "remote mode: do not send the 17 MiB body")
+	noSlowReader := fs.Bool("no-slow-reader", false, "remote mode: do not stall a stream with a flood of session/new")
 	listen := fs.String("listen", "", "client mode: check a remote client, serving http://`ADDR`/acp (Streamable HTTP and WebSocket) instead of stdio")
 	reportOut := fs.String("report", "", "client mode: write the text report to `FILE` (default stderr)")
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
@@ -91,7 +92,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		if fs.NArg() != 1 {
 			return 2, errors.New("remote takes one URL")
 		}
-		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Timeout: *timeout, NoBodyLimit: *noBodyLimit})
+		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Timeout: *timeout, NoBodyLimit: *noBodyLimit, NoSlowReader: *noSlowReader})
 	case "client":
 		var code int
 		var err error
