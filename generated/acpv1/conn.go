@@ -457,28 +457,10 @@ func (c *connection) route(ctx context.Context, routes map[string]route, method 
 // of a $/cancel_request name, by its id as received.
 func (c *connection) cancelServing(params []byte) {
 	var id []byte
-	_ = withDecoder(params, func(d *decoder) error {
-		if d.PeekKind() != '{' {
-			return nil
+	_ = forMembers(params, func(name, value []byte) {
+		if string(name) == "requestId" {
+			id = value
 		}
-		if _, err := d.ReadToken(); err != nil {
-			return err
-		}
-		for d.PeekKind() != '}' {
-			name, err := d.readName()
-			if err != nil {
-				return err
-			}
-			v, err := d.ReadValue()
-			if err != nil {
-				return err
-			}
-			if string(name) == "requestId" {
-				end := int(d.InputOffset())
-				id = params[end-len(v) : end]
-			}
-		}
-		return nil
 	})
 	if id == nil {
 		return
