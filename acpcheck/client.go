@@ -29,6 +29,7 @@ type clientRun struct {
 
 	version   int
 	caps      map[string]json.RawMessage
+	cwd       string // of the client's first session/new
 	sessions  int
 	prompts   int
 	cancelled map[string]bool
@@ -138,6 +139,9 @@ func (r *clientRun) newSession(m *msg) {
 		r.verdict("client.session.cwd", Fail, "cwd %q is not absolute", p.Cwd)
 	}
 	r.sessions++
+	if r.cwd == "" {
+		r.cwd = p.Cwd
+	}
 	_ = r.c.p.respond(m.ID, map[string]any{"sessionId": fmt.Sprintf("acpcheck_%d", r.sessions)})
 }
 
@@ -164,6 +168,12 @@ func (r *clientRun) finish() {
 	}
 	if len(r.rep.Find("client.fs.read")) == 0 {
 		r.verdict("client.fs.read", NotApplicable, "fs.readTextFile not advertised")
+	}
+	if len(r.rep.Find("client.fs.write")) == 0 {
+		r.verdict("client.fs.write", NotApplicable, "fs.writeTextFile not advertised")
+	}
+	if len(r.rep.Find("client.fs.read-back")) == 0 {
+		r.verdict("client.fs.read-back", NotApplicable, "fs.writeTextFile and fs.readTextFile not both advertised")
 	}
 	if len(r.rep.Find("client.terminal")) == 0 {
 		r.verdict("client.terminal", NotApplicable, "terminal not advertised")

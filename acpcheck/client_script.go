@@ -49,6 +49,7 @@ func (r *clientRun) prompt(m *msg) {
 	r.sendUpdates(sid)
 	r.probe()
 	r.readFile(sid)
+	r.writeFile(sid)
 	r.terminal(sid)
 	r.permission(sid)
 	stop := "end_turn"
@@ -150,11 +151,7 @@ func (r *clientRun) probe() {
 // readFile asks for a file the client may or may not have, where the
 // client advertised fs.readTextFile.
 func (r *clientRun) readFile(sid string) {
-	var fs struct {
-		ReadTextFile bool `json:"readTextFile"`
-	}
-	_ = json.Unmarshal(r.caps["fs"], &fs)
-	if r.version == 2 || !fs.ReadTextFile {
+	if !r.fsCaps().ReadTextFile {
 		return
 	}
 	res, err := r.c.call("fs/read_text_file", map[string]any{"sessionId": sid, "path": "/acpcheck-no-such-file.txt"})

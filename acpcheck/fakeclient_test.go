@@ -32,7 +32,8 @@ func fakeClient(fault string, version int, w io.WriteCloser, r io.Reader) {
 	if fault == "first" {
 		send(newSession)
 	}
-	init := map[string]any{"protocolVersion": version, "clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": true}, "terminal": true}}
+	fs := map[string]any{"readTextFile": true, "writeTextFile": fault != "no-write"}
+	init := map[string]any{"protocolVersion": version, "clientCapabilities": map[string]any{"fs": fs, "terminal": true}}
 	if version == 2 {
 		init = map[string]any{"protocolVersion": 2, "capabilities": map[string]any{}, "info": map[string]any{"name": "fake", "version": "1"}}
 	}
@@ -40,6 +41,7 @@ func fakeClient(fault string, version int, w io.WriteCloser, r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	var sid string
+	files := map[string]string{}
 	for sc.Scan() {
 		var m struct {
 			ID     json.RawMessage
@@ -86,8 +88,8 @@ func fakeClient(fault string, version int, w io.WriteCloser, r io.Reader) {
 			} else {
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{}})
 			}
-		case m.Method == "fs/read_text_file":
-			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32002, "message": "not found"}})
+		case m.Method == "fs/read_text_file" || m.Method == "fs/write_text_file":
+			send(fakeFile(fault, files, m.Method, m.ID, m.Params))
 		case m.Method != "":
 			if fault == "method-not-found" {
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{}})
@@ -127,7 +129,7 @@ func TestFakeClientPasses(t *testing.T) {
 			t.Fatalf("v%d:\n%s", v, r.Text())
 		}
 		if v == 1 {
-			for _, id := range []string{"client.fs.read", "client.terminal"} {
+			for _, id := range []string{"client.fs.read", "client.fs.write", "client.fs.read-back", "client.terminal"} {
 				if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 					t.Errorf("%s: %+v", id, vs)
 				}
@@ -137,6 +139,20 @@ func TestFakeClientPasses(t *testing.T) {
 	r := checkFakeClient(t, "cancel", 1)
 	if vs := r.Find("client.permission.cancelled"); len(vs) != 1 || vs[0].Status != Pass {
 		t.Errorf("client.permission.cancelled: %+v", vs)
+	}
+}
+
+// TestClientNoWrite: a client that does not advertise fs.writeTextFile
+// (and refuses writes) is sent none.
+func TestClientNoWrite(t *testing.T) {
+	r := checkFakeClient(t, "no-write", 1)
+	for _, id := range []string{"client.fs.write", "client.fs.read-back"} {
+		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != NotApplicable {
+			t.Errorf("%s: %+v", id, vs)
+		}
+	}
+	if !r.OK() {
+		t.Errorf("not OK:\n%s", r.Text())
 	}
 }
 
@@ -153,6 +169,8 @@ func TestPlantedClientFaults(t *testing.T) {
 		{"bad-option", "client.permission.answer"},
 		{"cancel-selected", "client.permission.cancelled"},
 		{"terminal", "client.terminal"},
+		{"write-error", "client.fs.write"},
+		{"read-back", "client.fs.read-back"},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			r := checkFakeClient(t, tc.fault, 1)
@@ -165,6 +183,30 @@ func TestPlantedClientFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fakeFile answers the file system requests from files, in memory, as
+// the fault says: write-error refuses writes, read-back reads back other
+// content, and no-write (which does not advertise writes) refuses them.
+func fakeFile(fault string, files map[string]string, method string, id, params json.RawMessage) any {
+	var p struct{ Path, Content string }
+	json.Unmarshal(params, &p)
+	fail := map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32002, "message": "not found"}}
+	if method == "fs/write_text_file" {
+		if fault == "write-error" || fault == "no-write" {
+			return fail
+		}
+		files[p.Path] = p.Content
+		return map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{}}
+	}
+	content, ok := files[p.Path]
+	if !ok {
+		return fail
+	}
+	if fault == "read-back" {
+		content += "changed"
+	}
+	return map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"content": content}}
 }
 
 // fakePermission answers a permission request as the fault says.

@@ -18,6 +18,8 @@ func init() {
 		Requirement{"client.permission.answer", Must, "The client answers a permission request with one of the options offered, or cancelled.", pagePromptTurn},
 		Requirement{"client.permission.cancelled", Must, "A client that cancels a turn answers the turn's pending permission request with the cancelled outcome.", pagePromptTurn},
 		Requirement{"client.fs.read", PerCapability, "A client that advertises fs.readTextFile answers fs/read_text_file (with the text or an error).", pageFileSystem},
+		Requirement{"client.fs.write", PerCapability, "A client that advertises fs.writeTextFile writes a new file in the session's cwd on fs/write_text_file (the kit writes one, acpcheck-RANDOM.txt); one that does not is sent none.", pageFileSystem},
+		Requirement{"client.fs.read-back", PerCapability, "A client that advertises fs.writeTextFile and fs.readTextFile answers fs/read_text_file of the file just written with the content written.", pageFileSystem},
 		Requirement{"client.terminal", PerCapability, "A client that advertises terminal answers terminal/create with a terminalId, then terminal/wait_for_exit and terminal/release of it.", pageTerminals},
 	)
 }
