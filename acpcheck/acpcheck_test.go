@@ -53,7 +53,7 @@ func TestFakeAgentPasses(t *testing.T) {
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"agent.cancel.permission", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.session.delete", "agent.plan.v2-id", "agent.plan.v1-fallback"} {
+	for _, id := range []string{"agent.cancel.permission", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.session.delete", "agent.plan.v2-id", "agent.plan.v1-fallback", "agent.session.load-replay"} {
 		if vs := r.Find(id); len(vs) == 0 || vs[len(vs)-1].Status != Pass {
 			t.Errorf("%s: %v, want a pass", id, vs)
 		}
@@ -72,6 +72,8 @@ func TestPlantedFaults(t *testing.T) {
 		req      string
 	}{
 		{"framing", []int{1}, "agent.stdio.framing"},
+		{"load-no-replay", []int{1}, "agent.session.load-replay"},
+		{"load-replay-after", []int{1}, "agent.session.load-replay"},
 		{"utf8", []int{1}, "agent.stdio.utf8"},
 		{"eof", []int{1}, "agent.stdio.eof-exit"},
 		{"version", []int{1}, "agent.init.version-unsupported"},

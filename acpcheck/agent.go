@@ -178,6 +178,10 @@ func (c *agentConn) checkVersion() {
 	c.checkCapabilities(sid)
 	if c.opts.NoPrompt {
 		for _, id := range promptRequirements(c.version) {
+			if id == "agent.session.load-replay" {
+				c.verdict(id, NotExercised, "no prompt turn to replay (no-prompt mode)")
+				continue
+			}
 			c.verdict(id, NotApplicable, "prompts were not sent (no-prompt mode)")
 		}
 		return
@@ -197,7 +201,7 @@ func promptRequirements(version int) []string {
 		return append(ids, "agent.prompt.v2-message-id", "agent.prompt.v2-user-message", "agent.prompt.v2-running-idle",
 			"agent.prompt.v2-requires-action", "agent.plan.v2-id", "agent.plan.v2-no-v1-plan")
 	}
-	return append(ids, "agent.prompt.v1-stop-reason", "agent.prompt.v1-updates-in-turn", "agent.plan.v1-fallback", "agent.plan.v1-operations")
+	return append(ids, "agent.session.load-replay", "agent.prompt.v1-stop-reason", "agent.prompt.v1-updates-in-turn", "agent.plan.v1-fallback", "agent.plan.v1-operations")
 }
 
 // finish judges what the whole connection showed (framing, schema), closes

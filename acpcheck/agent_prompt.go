@@ -16,6 +16,7 @@ func (c *agentConn) checkPromptV1() {
 	s, problem := c.newSession()
 	if problem != "" {
 		c.fail("agent.prompt.v1-stop-reason", "%s", problem)
+		c.checkLoadReplay(nil)
 		return
 	}
 	t, err := c.startTurn(s.SessionID)
@@ -39,6 +40,11 @@ func (c *agentConn) checkPromptV1() {
 		} else {
 			c.pass("agent.prompt.v1-updates-in-turn", "no update after the answer")
 		}
+	}
+	if err == nil {
+		c.checkLoadReplay(t)
+	} else {
+		c.checkLoadReplay(nil)
 	}
 	c.cancelTurn()
 	c.judgePlansV1(false)

@@ -24,13 +24,14 @@ type fakeAgent struct {
 	waiting map[string]chan json.RawMessage // permission requests by id
 	cancel  map[string]bool                 // sessions cancelled during their turn
 	running map[string]bool
+	history map[string][]map[string]any // v1: the updates of each session's turns, to replay
 	nsess   int
 	turns   sync.WaitGroup
 }
 
 func runFakeAgent(fault string, in io.Reader, out io.Writer) {
 	a := &fakeAgent{fault: fault, out: out, waiting: map[string]chan json.RawMessage{},
-		cancel: map[string]bool{}, running: map[string]bool{}}
+		cancel: map[string]bool{}, running: map[string]bool{}, history: map[string][]map[string]any{}}
 	switch fault {
 	case "framing":
 		fmt.Fprintln(out, "starting fake agent")
@@ -132,6 +133,7 @@ func (a *fakeAgent) request(id json.RawMessage, method string, params json.RawMe
 		SessionID          string          `json:"sessionId"`
 		Cwd                any             `json:"cwd"`
 		ClientCapabilities json.RawMessage `json:"clientCapabilities"`
+		Prompt             []struct{ Text string }
 	}
 	json.Unmarshal(params, &p)
 	switch method {
@@ -171,6 +173,8 @@ func (a *fakeAgent) request(id json.RawMessage, method string, params json.RawMe
 			a.update(p.SessionID, map[string]any{"sessionUpdate": "state_update", "state": "idle"})
 		}
 		a.result(id, map[string]any{})
+	case "session/load":
+		a.load(id, p.SessionID)
 	case "session/close", "session/delete":
 		a.result(id, map[string]any{})
 	case "session/prompt":
@@ -181,6 +185,9 @@ func (a *fakeAgent) request(id json.RawMessage, method string, params json.RawMe
 		a.mu.Lock()
 		a.running[p.SessionID] = true
 		a.mu.Unlock()
+		for _, b := range p.Prompt {
+			a.remember(p.SessionID, map[string]any{"sessionUpdate": "user_message_chunk", "content": map[string]any{"type": "text", "text": b.Text}})
+		}
 		a.turns.Add(1)
 		go a.turn(id, p.SessionID)
 	default:
@@ -208,7 +215,7 @@ func (a *fakeAgent) initialize(id json.RawMessage, asked int, caps json.RawMessa
 			"capabilities": map[string]any{"session": map[string]any{"delete": map[string]any{}}}, "authMethods": []any{}})
 		return
 	}
-	caps1 := map[string]any{"loadSession": false}
+	caps1 := map[string]any{"loadSession": true}
 	if a.fault == "schema" {
 		caps1["loadSession"] = "yes"
 	}
@@ -261,7 +268,9 @@ func (a *fakeAgent) turn(id json.RawMessage, sid string) {
 		fmt.Fprintf(a.out, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%q,"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hello `+"\xff"+`"}}}}`+"\n", sid)
 		a.mu.Unlock()
 	} else {
-		a.update(sid, map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "hello"}})
+		hello := map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "hello"}}
+		a.remember(sid, hello)
+		a.update(sid, hello)
 	}
 	entries := []any{map[string]any{"content": "check", "priority": "medium", "status": "pending"}}
 	if planCap || a.fault == "plan-fallback" {
@@ -317,4 +326,36 @@ func (a *fakeAgent) turnV2(id json.RawMessage, sid string) {
 		stop = "cancelled"
 	}
 	a.update(sid, map[string]any{"sessionUpdate": "state_update", "state": "idle", "stopReason": stop})
+}
+
+// remember keeps an update of a session's conversation for session/load.
+func (a *fakeAgent) remember(sid string, u map[string]any) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.history[sid] = append(a.history[sid], u)
+}
+
+// load answers session/load after replaying the session's conversation,
+// unless the fault is load-no-replay (no replay) or load-replay-after
+// (the replay after the answer).
+func (a *fakeAgent) load(id json.RawMessage, sid string) {
+	a.mu.Lock()
+	known := len(sid) > 5 && sid[:5] == "fake_"
+	history := append([]map[string]any(nil), a.history[sid]...)
+	a.mu.Unlock()
+	if !known {
+		a.error(id, -32602, "unknown session")
+		return
+	}
+	if a.fault == "load-replay-after" {
+		a.result(id, map[string]any{})
+	}
+	if a.fault != "load-no-replay" {
+		for _, u := range history {
+			a.update(sid, u)
+		}
+	}
+	if a.fault != "load-replay-after" {
+		a.result(id, map[string]any{})
+	}
 }

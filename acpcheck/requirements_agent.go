@@ -33,6 +33,7 @@ func init() {
 		// Sessions.
 		Requirement{"agent.session.new", Must, "session/new is answered with a sessionId.", pageSessionSetup},
 		Requirement{"agent.session.unknown", Should, "A request naming a session the agent does not know is answered with an error.", pageSessionSetup},
+		Requirement{"agent.session.load-replay", PerCapability, "An agent that advertises loadSession replays the whole conversation of a session it loads as session/update notifications (the prompt as user_message_chunk, its own agent_message_chunk) before it answers session/load.", pageSessionSetup},
 		Requirement{"agent.session.load", PerCapability, "An agent that advertises loadSession answers session/load of a session it created with a result, after any replay.", pageSessionSetup},
 		Requirement{"agent.session.list", PerCapability, "An agent that advertises session listing answers session/list with the sessions it knows, the new one among them.", pageSessionSetup},
 		Requirement{"agent.session.resume", PerCapability, "An agent that advertises session resume answers session/resume of a session it created with a result.", pageSessionSetup},
