@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -146,7 +148,7 @@ func (r *remoteRun) checkStreams(conn string) {
 	}
 	var framing []string
 	var sid string
-	ids := false
+	var ids sseIDs
 	deadline := time.Now().Add(r.opts.Timeout)
 	for sid == "" {
 		ev, ok := s.next(time.Until(deadline))
@@ -154,7 +156,7 @@ func (r *remoteRun) checkStreams(conn string) {
 			break
 		}
 		r.logf("<", "event id=%q data=%s", ev.id, clip([]byte(ev.data)))
-		ids = ids || ev.id != ""
+		ids.add(ev.id)
 		var m msg
 		if err := json.Unmarshal([]byte(ev.data), &m); err != nil || !strings.HasPrefix(strings.TrimSpace(ev.data), "{") {
 			framing = append(framing, clip([]byte(ev.data)))
@@ -181,7 +183,7 @@ func (r *remoteRun) checkStreams(conn string) {
 	} else {
 		r.verdict("remote.http.sse-framing", Pass, "every event one JSON-RPC message")
 	}
-	r.verdict("remote.http.sse-event-ids", Pass, "events carry ids: %v", ids)
+	r.verdict("remote.http.sse-event-ids", Pass, "%s", ids.String())
 	if sid != "" && sid != "-" {
 		ss, err := r.openSSE(map[string]string{"Accept": "text/event-stream", "Acp-Connection-Id": conn, "Acp-Session-Id": sid})
 		switch {
@@ -196,4 +198,43 @@ func (r *remoteRun) checkStreams(conn string) {
 			ss.close()
 		}
 	}
+}
+
+// sseIDs notes the ids of a stream's events, for the informational
+// remote.http.sse-event-ids: how many events carried one and whether the
+// numeric ids increased.
+type sseIDs struct {
+	events, withID int
+	last           int64
+	numeric        bool // every id so far is an integer
+	increasing     bool // each numeric id is above the one before
+}
+
+func (s *sseIDs) add(id string) {
+	s.events++
+	if id == "" {
+		return
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if s.withID == 0 {
+		s.numeric, s.increasing = err == nil, true
+	} else if err != nil {
+		s.numeric = false
+	} else if n <= s.last {
+		s.increasing = false
+	}
+	s.withID++
+	s.last = n
+}
+
+func (s *sseIDs) String() string {
+	switch {
+	case s.withID == 0:
+		return fmt.Sprintf("none of %d events carried an id", s.events)
+	case !s.numeric:
+		return fmt.Sprintf("%d of %d events carried an id (not all integers)", s.withID, s.events)
+	case s.increasing:
+		return fmt.Sprintf("%d of %d events carried an id, increasing", s.withID, s.events)
+	}
+	return fmt.Sprintf("%d of %d events carried an id, not increasing", s.withID, s.events)
 }

@@ -8,7 +8,7 @@ func init() {
 		Requirement{"remote.http.sse", Must, "A GET with Accept text/event-stream and Acp-Connection-Id opens the connection's SSE stream (200, text/event-stream), which carries the answers to the connection's requests.", pageRemote},
 		Requirement{"remote.http.sse-framing", Must, "Each SSE event's data is exactly one JSON-RPC message.", pageRemote},
 		Requirement{"remote.http.session-stream", Should, "A GET with Acp-Session-Id of a session the connection created opens that session's stream.", pageRemote},
-		Requirement{"remote.http.sse-event-ids", Informational, "Whether the server gives SSE events ids (for resumption).", pageRemote},
+		Requirement{"remote.http.sse-event-ids", Informational, "Whether the server gives SSE events ids, and whether they increase within the stream (informational: the RFD leaves event ids and Last-Event-ID resumption to future work).", pageRemote},
 		Requirement{"remote.http.cookies", Informational, "Whether the server sets cookies on initialize (for load-balancer affinity, which clients must keep for the connection's life).", pageRemote},
 		Requirement{"remote.http.missing-connection", Must, "A POST of a message other than initialize without Acp-Connection-Id is answered 400.", pageRemote},
 		Requirement{"remote.http.unknown-connection", Must, "A request naming an Acp-Connection-Id the server does not know is answered 404.", pageRemote},
