@@ -61,7 +61,8 @@ func TestCodexACP(t *testing.T) {
 
 // TestAcpx checks acpx, a command-line client (interop/thirdparty), in
 // client mode: acpx launches the kit as its agent, in the sandbox, and
-// holds every MUST, with the file system and terminal it advertises.
+// holds every MUST, with the file system (a read, and a write in the
+// sandbox's work directory read back) and terminal it advertises.
 func TestAcpx(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -92,7 +93,7 @@ func TestAcpx(t *testing.T) {
 	if !r.OK() {
 		t.Fatalf("a MUST failed:\n%s", data)
 	}
-	for _, id := range []string{"client.fs.read", "client.terminal", "client.permission.answer", "client.updates.unknown-v1"} {
+	for _, id := range []string{"client.fs.read", "client.fs.write", "client.fs.read-back", "client.terminal", "client.permission.answer", "client.updates.unknown-v1"} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: %+v", id, vs)
 		}
