@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acphttp"
+	"github.com/coder/websocket"
 )
 
 // doneConn is the acphttp.Conn of a fake agent served over the network.
@@ -79,7 +80,7 @@ func TestRemoteAcphttp(t *testing.T) {
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"remote.http.sse", "remote.http.delete", "remote.ws.upgrade", "remote.http.body-limit", "remote.http.batch",
+	for _, id := range []string{"remote.http.sse", "remote.http.delete", "remote.ws.upgrade", "remote.ws.subprotocol", "remote.http.body-limit", "remote.http.batch",
 		"remote.local.host", "remote.local.origin"} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: %+v", id, vs)
@@ -184,5 +185,27 @@ func TestRemoteLoopbackUnprotected(t *testing.T) {
 	}
 	if !r.OK() {
 		t.Errorf("a SHOULD failed the run:\n%s", r.Text())
+	}
+}
+
+// TestPlantedSubprotocol: a server that selects the subprotocol the kit
+// offers, which no transport defines, fails remote.ws.subprotocol.
+func TestPlantedSubprotocol(t *testing.T) {
+	wrap := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Upgrade") == "" {
+				h.ServeHTTP(w, r)
+				return
+			}
+			c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{offeredSubprotocol}})
+			if err != nil {
+				return
+			}
+			c.Close(websocket.StatusNormalClosure, "")
+		})
+	}
+	r := CheckRemote(context.Background(), serveFake(t, wrap), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true, NoSlowReader: true})
+	if vs := r.Find("remote.ws.subprotocol"); len(vs) != 1 || vs[0].Status != Fail {
+		t.Errorf("remote.ws.subprotocol: %+v\n%s", vs, r.Text())
 	}
 }

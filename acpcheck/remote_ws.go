@@ -16,7 +16,10 @@ func (r *remoteRun) checkWebSocket() {
 	ctx, cancel := context.WithTimeout(r.ctx, 3*r.opts.Timeout)
 	defer cancel()
 	r.logf(">", "GET Upgrade: websocket")
-	c, resp, err := websocket.Dial(ctx, r.url, &websocket.DialOptions{HTTPClient: &http.Client{Transport: r.client.Transport}})
+	c, resp, err := websocket.Dial(ctx, r.url, &websocket.DialOptions{
+		HTTPClient:   &http.Client{Transport: r.client.Transport},
+		Subprotocols: []string{offeredSubprotocol},
+	})
 	if err != nil {
 		status := 0
 		if resp != nil {
@@ -24,12 +27,13 @@ func (r *remoteRun) checkWebSocket() {
 		}
 		r.logf("#", "%v", err)
 		r.verdict("remote.ws.upgrade", Fail, "the upgrade failed (%d): %v", status, err)
-		for _, id := range []string{"remote.ws.text-frames", "remote.ws.binary-ignored", "remote.ws.close"} {
+		for _, id := range []string{"remote.ws.subprotocol", "remote.ws.text-frames", "remote.ws.binary-ignored", "remote.ws.close"} {
 			r.verdict(id, NotExercised, "no WebSocket")
 		}
 		return
 	}
 	defer c.CloseNow()
+	r.checkSubprotocol(resp.Header.Get("Sec-WebSocket-Protocol"))
 	c.SetReadLimit(64 << 20)
 	conn := resp.Header.Get("Acp-Connection-Id")
 	r.logf("<", "%d Acp-Connection-Id=%q", resp.StatusCode, conn)
@@ -80,6 +84,21 @@ func (r *remoteRun) checkWebSocket() {
 	} else {
 		r.verdict("remote.ws.close", Pass, "the server answered the close frame")
 	}
+}
+
+// offeredSubprotocol is the subprotocol the kit offers in its upgrade: one
+// that no transport defines, so that a server has none to select.
+const offeredSubprotocol = "acpcheck.invalid"
+
+// checkSubprotocol judges the subprotocol a 101 selected: none, as the
+// transport defines none. (A selection the client did not offer already
+// fails the upgrade, which RFC 6455 requires of the client.)
+func (r *remoteRun) checkSubprotocol(selected string) {
+	if selected != "" {
+		r.verdict("remote.ws.subprotocol", Fail, "offered %q, the server selected %q", offeredSubprotocol, selected)
+		return
+	}
+	r.verdict("remote.ws.subprotocol", Pass, "offered %q, the server selected none", offeredSubprotocol)
 }
 
 // readWait is how long to wait for the next frame: the timeout for the

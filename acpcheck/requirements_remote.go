@@ -23,6 +23,7 @@ func init() {
 		Requirement{"remote.ws.upgrade", Must, "A GET with Upgrade: websocket is answered 101 with an Acp-Connection-Id, and initialize sent as a text frame is answered in a text frame.", pageRemote},
 		Requirement{"remote.ws.text-frames", Must, "Every frame the server sends carries one JSON-RPC message in a text frame.", pageRemote},
 		Requirement{"remote.ws.binary-ignored", Should, "A binary frame is ignored: the connection goes on.", pageRemote},
+		Requirement{"remote.ws.subprotocol", Should, "Offered a subprotocol the transport does not define, the server selects none (RFC 6455: a server selects one of the client's subprotocols or none; the RFD defines no subprotocol).", pageRemote},
 		Requirement{"remote.ws.close", Should, "A close frame from the client (1000) is answered with a close frame.", pageRemote},
 		Requirement{"remote.local.host", Should, "A loopback server refuses (403) a request whose Host is not a loopback name, against DNS rebinding.", pageRemote},
 		Requirement{"remote.local.origin", Should, "A loopback server refuses (403) a request whose Origin is a foreign site, for POST and for the WebSocket upgrade.", pageRemote},
