@@ -62,6 +62,7 @@ type Runtime struct {
 var Runtimes = []Runtime{
 	{Name: "rpc.go", Dir: "jsonrpc", When: WithRPC},
 	{Name: "rpc_decode.go", Dir: "jsonrpc", When: WithRPC},
+	{Name: "rpc_payload.go", Dir: "jsonrpc", When: WithRPC},
 	{Name: "tracker.go", Dir: "jsonrpc", When: WithRPC},
 	{Name: "conn.go", Dir: "conn", When: WithConn},
 	{Name: "conn_options.go", Dir: "conn", When: WithConn},
