@@ -179,3 +179,11 @@ func (o *outbox) close(flush bool) (idle, claimed bool) {
 	}
 	return true, false
 }
+
+// putBuffer gives a message buffer back to the pool.
+func putBuffer(buf *[]byte) {
+	if cap(*buf) <= maxPooled {
+		*buf = (*buf)[:0]
+		encodeBuffers.Put(buf)
+	}
+}

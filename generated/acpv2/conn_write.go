@@ -127,14 +127,6 @@ func (c *connection) writeOut(b []byte) bool {
 	return true
 }
 
-// putBuffer gives a message buffer back to the pool.
-func putBuffer(buf *[]byte) {
-	if cap(*buf) <= maxPooled {
-		*buf = (*buf)[:0]
-		encodeBuffers.Put(buf)
-	}
-}
-
 // ended reports whether the connection has ended.
 func (c *connection) ended() bool { return c.over.Load() }
 

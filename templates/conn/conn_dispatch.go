@@ -22,7 +22,7 @@ func (c *connection) dispatch(m *lineMessage, err *Error) bool {
 		if !m.response {
 			c.sendError(string(m.id), err, sendQueue)
 		}
-	case m.empty, m.response && (m.id == nil || isNull(m.id)):
+	case m.empty, m.response && (m.id == nil || string(m.id) == "null"):
 		// Blank lines, and responses to no request (an error the peer could
 		// not tie to a request of ours), need nothing.
 	case m.method != "" && c.init != nil && !c.admit(m):
