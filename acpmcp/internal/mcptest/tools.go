@@ -1,6 +1,6 @@
 //go:build unstable_mcp_over_acp || unstable
 
-package acpmcpv1
+package mcptest
 
 import (
 	"context"
@@ -10,13 +10,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func TestListAndCallTool(t *testing.T) {
-	p := newPair(t)
-	reg, err := p.provider.RegisterServer("tools", echoServer(), nil)
+func testListAndCallTool(t *testing.T, p *Pair) {
+	reg, err := p.Provider.RegisterServer("tools", EchoServer(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := p.connect(t, reg.ServerID(), nil)
+	cs := p.Connect(t, reg.ServerID(), nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	tools, err := cs.ListTools(ctx, nil)

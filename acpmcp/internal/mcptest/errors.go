@@ -1,6 +1,6 @@
 //go:build unstable_mcp_over_acp || unstable
 
-package acpmcpv1
+package mcptest
 
 import (
 	"context"
@@ -16,10 +16,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// blocking registers a handler that reports each request it starts on
+// Blocking registers a handler that reports each request it starts on
 // started and waits for its context to end (or release to close); ended
 // receives each request's context error.
-func blocking(t *testing.T, p *pair, max int) (reg *acpmcp.Registration, started chan string, ended chan error, release chan struct{}) {
+func Blocking(t *testing.T, provider *acpmcp.Provider, max int) (reg *acpmcp.Registration, started chan string, ended chan error, release chan struct{}) {
 	t.Helper()
 	started, ended, release = make(chan string, 16), make(chan error, 16), make(chan struct{})
 	h := func(ctx context.Context, req *acpmcp.Request) (acpmcp.Outcome, error) {
@@ -33,7 +33,7 @@ func blocking(t *testing.T, p *pair, max int) (reg *acpmcp.Registration, started
 			return acpmcp.Outcome{Result: json.RawMessage(`{}`)}, nil
 		}
 	}
-	reg, err := p.provider.Register("slow", h, &acpmcp.ServerOptions{MaxActiveRequests: max})
+	reg, err := provider.Register("slow", h, &acpmcp.ServerOptions{MaxActiveRequests: max})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,48 +50,47 @@ func wantCode(t *testing.T, err error, code int64) *acpmcp.Error {
 	return e
 }
 
-func timeout(t *testing.T) context.Context {
+// Timeout returns a context that ends after 10 s or with the test.
+func Timeout(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
 
-func TestUnknownServer(t *testing.T) {
-	p := newPair(t)
-	_, err := p.caller.Request(timeout(t), "missing", "tools/list", nil, nil)
+func testUnknownServer(t *testing.T, p *Pair) {
+	_, err := p.Caller.Request(Timeout(t), "missing", "tools/list", nil, nil)
 	e := wantCode(t, err, acpmcp.CodeServerUnavailable)
 	if !strings.Contains(string(e.Data), `"serverId":"missing"`) {
 		t.Errorf("data = %s, want the server ID", e.Data)
 	}
 	// The MCP client sees the same code as a JSON-RPC error.
 	client := mcp.NewClient(&mcp.Implementation{Name: "a", Version: "1"}, nil)
-	_, err = client.Connect(timeout(t), p.caller.Transport("missing"), nil)
+	_, err = client.Connect(Timeout(t), p.Caller.Transport("missing"), nil)
 	var werr *jsonrpc.Error
 	if !errors.As(err, &werr) || werr.Code != acpmcp.CodeServerUnavailable {
 		t.Fatalf("Connect error = %v, want JSON-RPC error %d", err, acpmcp.CodeServerUnavailable)
 	}
 }
 
-func TestLimitAndDuplicate(t *testing.T) {
-	p := newPair(t)
-	reg, started, ended, release := blocking(t, p, 2)
+func testLimitAndDuplicate(t *testing.T, p *Pair) {
+	reg, started, ended, release := Blocking(t, p.Provider, 2)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	for _, id := range []string{"r1", "r2"} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := p.caller.Request(timeout(t), reg.ServerID(), "tools/call", nil, &acpmcp.RequestOptions{RequestID: id})
+			_, err := p.Caller.Request(Timeout(t), reg.ServerID(), "tools/call", nil, &acpmcp.RequestOptions{RequestID: id})
 			errs <- err
 		}()
 	}
 	<-started
 	<-started
-	_, err := p.caller.Request(timeout(t), reg.ServerID(), "tools/call", nil, &acpmcp.RequestOptions{RequestID: "r3"})
+	_, err := p.Caller.Request(Timeout(t), reg.ServerID(), "tools/call", nil, &acpmcp.RequestOptions{RequestID: "r3"})
 	wantCode(t, err, acpmcp.CodeResourceLimitExceeded)
 	// The same inner request ID on the same server, while active: the
 	// caller refuses it; the provider answers -32602 to a peer that sends it.
-	_, err = p.provider.Serve(timeout(t), acpmcp.Message{ServerID: reg.ServerID(), RequestID: "r1", Method: "tools/call"})
+	_, err = p.Provider.Serve(Timeout(t), acpmcp.Message{ServerID: reg.ServerID(), RequestID: "r1", Method: "tools/call"})
 	wantCode(t, err, acpmcp.CodeInvalidParams)
 	close(release)
 	wg.Wait()
@@ -104,7 +103,7 @@ func TestLimitAndDuplicate(t *testing.T) {
 		}
 	}
 	// Past the flood, the server serves again.
-	out, err := p.caller.Request(timeout(t), reg.ServerID(), "ping", nil, nil)
+	out, err := p.Caller.Request(Timeout(t), reg.ServerID(), "ping", nil, nil)
 	if err != nil || string(out.Result) != "{}" {
 		t.Fatalf("after the flood: %s, %v; want {}", out.Result, err)
 	}
@@ -112,13 +111,12 @@ func TestLimitAndDuplicate(t *testing.T) {
 	<-ended
 }
 
-func TestCallerCancels(t *testing.T) {
-	p := newPair(t)
-	reg, started, ended, _ := blocking(t, p, 0)
+func testCallerCancels(t *testing.T, p *Pair) {
+	reg, started, ended, _ := Blocking(t, p.Provider, 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.caller.Request(ctx, reg.ServerID(), "tools/call", nil, nil)
+		_, err := p.Caller.Request(ctx, reg.ServerID(), "tools/call", nil, nil)
 		done <- err
 	}()
 	<-started
@@ -132,8 +130,7 @@ func TestCallerCancels(t *testing.T) {
 	}
 }
 
-func TestMCPClientCancels(t *testing.T) {
-	p := newPair(t)
+func testMCPClientCancels(t *testing.T, p *Pair) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
 	started, ended := make(chan struct{}, 1), make(chan error, 1)
 	mcp.AddTool(s, &mcp.Tool{Name: "wait"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -142,11 +139,11 @@ func TestMCPClientCancels(t *testing.T) {
 		ended <- ctx.Err()
 		return nil, nil, ctx.Err()
 	})
-	reg, err := p.provider.RegisterServer("slow", s, nil)
+	reg, err := p.Provider.RegisterServer("slow", s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := p.connect(t, reg.ServerID(), nil)
+	cs := p.Connect(t, reg.ServerID(), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -168,12 +165,11 @@ func TestMCPClientCancels(t *testing.T) {
 	}
 }
 
-func TestServerNeverAnswers(t *testing.T) {
-	p := newPair(t)
-	reg, started, ended, _ := blocking(t, p, 0)
+func testServerNeverAnswers(t *testing.T, p *Pair) {
+	reg, started, ended, _ := Blocking(t, p.Provider, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	_, err := p.caller.Request(ctx, reg.ServerID(), "tools/call", nil, nil)
+	_, err := p.Caller.Request(ctx, reg.ServerID(), "tools/call", nil, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Request = %v, want the deadline", err)
 	}
@@ -183,16 +179,15 @@ func TestServerNeverAnswers(t *testing.T) {
 	}
 }
 
-func TestConnectionClosesMidRequest(t *testing.T) {
-	p := newPair(t)
-	reg, started, ended, _ := blocking(t, p, 0)
+func testConnectionClosesMidRequest(t *testing.T, p *Pair) {
+	reg, started, ended, _ := Blocking(t, p.Provider, 0)
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.caller.Request(context.Background(), reg.ServerID(), "tools/call", nil, nil)
+		_, err := p.Caller.Request(context.Background(), reg.ServerID(), "tools/call", nil, nil)
 		done <- err
 	}()
 	<-started
-	p.cut()
+	p.Cut()
 	select {
 	case err := <-done:
 		if err == nil {
@@ -211,71 +206,68 @@ func TestConnectionClosesMidRequest(t *testing.T) {
 	}
 }
 
-func TestRegistrationClose(t *testing.T) {
-	p := newPair(t)
-	reg, started, ended, _ := blocking(t, p, 0)
+func testRegistrationClose(t *testing.T, p *Pair) {
+	reg, started, ended, _ := Blocking(t, p.Provider, 0)
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.caller.Request(timeout(t), reg.ServerID(), "tools/call", nil, nil)
+		_, err := p.Caller.Request(Timeout(t), reg.ServerID(), "tools/call", nil, nil)
 		done <- err
 	}()
 	<-started
-	if err := reg.Close(timeout(t)); err != nil {
+	if err := reg.Close(Timeout(t)); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-ended; !errors.Is(err, context.Canceled) {
 		t.Fatalf("the active handler ended with %v, want cancelled", err)
 	}
 	wantCode(t, <-done, acpmcp.CodeRequestCancelled)
-	_, err := p.caller.Request(timeout(t), reg.ServerID(), "tools/call", nil, nil)
+	_, err := p.Caller.Request(Timeout(t), reg.ServerID(), "tools/call", nil, nil)
 	wantCode(t, err, acpmcp.CodeServerUnavailable)
-	if _, err := p.provider.Register("again", func(context.Context, *acpmcp.Request) (acpmcp.Outcome, error) {
+	if _, err := p.Provider.Register("again", func(context.Context, *acpmcp.Request) (acpmcp.Outcome, error) {
 		return acpmcp.Outcome{}, nil
 	}, &acpmcp.ServerOptions{ServerID: reg.ServerID()}); err == nil {
 		t.Fatal("a server ID was reused")
 	}
 }
 
-func TestHandlerFailures(t *testing.T) {
-	p := newPair(t)
+func testHandlerFailures(t *testing.T, p *Pair) {
 	register := func(h acpmcp.Handler) string {
-		reg, err := p.provider.Register("h", h, nil)
+		reg, err := p.Provider.Register("h", h, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return reg.ServerID()
 	}
 	panics := register(func(context.Context, *acpmcp.Request) (acpmcp.Outcome, error) { panic("secret /home/path") })
-	_, err := p.caller.Request(timeout(t), panics, "x", nil, nil)
+	_, err := p.Caller.Request(Timeout(t), panics, "x", nil, nil)
 	e := wantCode(t, err, acpmcp.CodeBackendFailed)
 	if e.Message != "MCP server handler failed" || strings.Contains(e.Message+string(e.Data), "secret") {
 		t.Errorf("panic answered %q %s; the panic text must stay in the process", e.Message, e.Data)
 	}
 	invalid := register(func(context.Context, *acpmcp.Request) (acpmcp.Outcome, error) { return acpmcp.Outcome{}, nil })
-	_, err = p.caller.Request(timeout(t), invalid, "x", nil, nil)
+	_, err = p.Caller.Request(Timeout(t), invalid, "x", nil, nil)
 	if e := wantCode(t, err, acpmcp.CodeBackendFailed); !strings.Contains(e.Message, "invalid outcome") {
 		t.Errorf("message %q", e.Message)
 	}
 	fails := register(func(context.Context, *acpmcp.Request) (acpmcp.Outcome, error) {
 		return acpmcp.Outcome{}, errors.New("disk full")
 	})
-	_, err = p.caller.Request(timeout(t), fails, "x", nil, nil)
+	_, err = p.Caller.Request(Timeout(t), fails, "x", nil, nil)
 	if e := wantCode(t, err, acpmcp.CodeBackendFailed); string(e.Data) != `{"details":"disk full"}` {
 		t.Errorf("data %s", e.Data)
 	}
 	inner := register(func(context.Context, *acpmcp.Request) (acpmcp.Outcome, error) {
 		return acpmcp.Outcome{}, &acpmcp.MCPError{Code: -32001, Message: "nope", Data: json.RawMessage(`{"x":1}`)}
 	})
-	out, err := p.caller.Request(timeout(t), inner, "x", nil, nil)
+	out, err := p.Caller.Request(Timeout(t), inner, "x", nil, nil)
 	if err != nil || out.Error == nil || out.Error.Code != -32001 || out.Error.Message != "nope" || string(out.Error.Data) != `{"x":1}` {
 		t.Fatalf("inner error: %+v, %v", out.Error, err)
 	}
 }
 
-func TestInnerMetaAndNotifications(t *testing.T) {
-	p := newPair(t)
+func testInnerMetaAndNotifications(t *testing.T, p *Pair) {
 	var got *acpmcp.Request
-	reg, err := p.provider.Register("meta", func(ctx context.Context, req *acpmcp.Request) (acpmcp.Outcome, error) {
+	reg, err := p.Provider.Register("meta", func(ctx context.Context, req *acpmcp.Request) (acpmcp.Outcome, error) {
 		got = req
 		if err := req.Notify(ctx, "notifications/progress", json.RawMessage(`{"progress":1}`)); err != nil {
 			return acpmcp.Outcome{}, err
@@ -286,7 +278,7 @@ func TestInnerMetaAndNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notes []acpmcp.Message
-	out, err := p.caller.Request(timeout(t), reg.ServerID(), "x", json.RawMessage(`{"a":1}`), &acpmcp.RequestOptions{
+	out, err := p.Caller.Request(Timeout(t), reg.ServerID(), "x", json.RawMessage(`{"a":1}`), &acpmcp.RequestOptions{
 		OnNotification: func(m acpmcp.Message) { notes = append(notes, m) },
 	})
 	if err != nil || string(out.Result) != "null" {
@@ -304,8 +296,7 @@ func TestInnerMetaAndNotifications(t *testing.T) {
 	}
 }
 
-func TestProgressThroughMCPClient(t *testing.T) {
-	p := newPair(t)
+func testProgressThroughMCPClient(t *testing.T, p *Pair) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "progress", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "work"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		for i := 1; i <= 3; i++ {
@@ -315,20 +306,20 @@ func TestProgressThroughMCPClient(t *testing.T) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
 	})
-	reg, err := p.provider.RegisterServer("progress", s, nil)
+	reg, err := p.Provider.RegisterServer("progress", s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var progress []float64
-	cs := p.connect(t, reg.ServerID(), &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	cs := p.Connect(t, reg.ServerID(), &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 		mu.Lock()
 		progress = append(progress, req.Params.Progress)
 		mu.Unlock()
 	}})
 	params := &mcp.CallToolParams{Name: "work", Arguments: map[string]any{}}
 	params.SetProgressToken("tok")
-	res, err := cs.CallTool(timeout(t), params)
+	res, err := cs.CallTool(Timeout(t), params)
 	if err != nil || res.IsError {
 		t.Fatalf("tools/call: %v %+v", err, res)
 	}
