@@ -167,10 +167,11 @@ bench-net: interop
 # Run each fuzz target for $(FUZZTIME).
 .PHONY: fuzz
 fuzz:
-	@set -e; for pkg in ./generated/acpv1 ./generated/acpv2; do \
-		for target in FuzzSessionUpdate FuzzContentBlock FuzzDecodeMessage FuzzParseLine; do \
-			$(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME); \
+	@set -e; for v in acpv1 acpv2; do \
+		for target in FuzzSessionUpdate FuzzContentBlock FuzzDecodeMessage; do \
+			$(GO) test ./internal/gentest/$${v}test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME); \
 		done; \
+		$(GO) test ./generated/$$v -run '^$$' -fuzz '^FuzzParseLine$$' -fuzztime $(FUZZTIME); \
 	done
 	$(GO) test ./gen/pipeline -run '^$$' -fuzz '^FuzzSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./acprouter -run '^$$' -fuzz '^FuzzServe$$' -fuzztime $(FUZZTIME)
