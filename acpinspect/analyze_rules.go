@@ -147,6 +147,14 @@ func (in *Inspector) judge(c *connState, f Frame, i int, env envelope, method st
 	if e.Kind != "notification" {
 		return
 	}
+	if e.Verdict == "invalid" {
+		// Not in the session's views; the v1 plan in v2 is named still.
+		var u update
+		if method == "session/update" && c.dialect.version() >= 2 && json.Unmarshal(env.Params, &u) == nil && u.Update.Tag == "plan" {
+			in.addFinding(i, "agent.plan.v2-no-v1-plan", "a v2 agent sent the v1 plan update")
+		}
+		return
+	}
 	s := c.session(e.Session)
 	if s == nil {
 		return
@@ -206,10 +214,6 @@ func (in *Inspector) sessionUpdate(c *connState, s *session, i int, u update, ra
 	case "plan_update", "plan_removed":
 		if v == 1 && !c.planCap {
 			in.addFinding(i, "agent.plan.v1-fallback", "a "+tag+" to a client that did not advertise the plan capability")
-		}
-	case "plan":
-		if v >= 2 {
-			in.addFinding(i, "agent.plan.v2-no-v1-plan", "a v2 agent sent the v1 plan update")
 		}
 	}
 }

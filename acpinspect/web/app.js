@@ -20,7 +20,7 @@ function h(tag, attrs, ...children) {
     else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -66,13 +66,13 @@ function row(e, fresh) {
     h("td", { class: "num" }, e.seq),
     h("td", {}, fmtTime(e.time)),
     h("td", { class: "dir-" + e.from }, dir),
-    h("td", { class: "num" }, e.conn),
     h("td", {}, e.method || (e.kind === "invalid" ? "(not JSON-RPC)" : "")),
     h("td", {}, e.id || ""),
+    h("td", {}, h("span", { class: "verdict v-" + e.verdict, title: e.problem || (e.unknown || []).join("\n") }, e.verdict)),
     h("td", { class: "num" }, fmtMs(e.latencyMs)),
     h("td", { class: "num" }, e.size),
     h("td", { class: "type", title: e.type || "" }, e.type || ""),
-    h("td", {}, h("span", { class: "verdict v-" + e.verdict, title: e.problem || (e.unknown || []).join("\n") }, e.verdict)));
+    h("td", { class: "num" }, e.conn));
   if (e.seq === state.selected) tr.classList.add("selected");
   return tr;
 }
@@ -80,6 +80,10 @@ function row(e, fresh) {
 function renderRows() {
   const body = document.querySelector("#messages tbody");
   body.replaceChildren(...state.rows.map(e => row(e, false)));
+  renderRange();
+}
+
+function renderRange() {
   const r = state.rows;
   document.getElementById("range").textContent = r.length
     ? `#${r[0].seq}–#${r[r.length - 1].seq} of ${state.total}` : `none of ${state.total}`;
@@ -107,9 +111,7 @@ function appendLive(entries) {
     state.rows.shift();
     body.firstChild.remove();
   }
-  const r = state.rows;
-  document.getElementById("range").textContent = r.length
-    ? `#${r[0].seq}–#${r[r.length - 1].seq} of ${state.total}` : `none of ${state.total}`;
+  renderRange();
   const list = document.querySelector(".list");
   list.scrollTop = list.scrollHeight;
 }
@@ -219,7 +221,9 @@ function selectTab(name) {
 
 function summary(s) {
   state.total = s.messages;
+  renderRange();
   document.getElementById("about").textContent = s.about + " · " + s.decoding + " schema";
+  document.getElementById("about").title = s.about;
   document.getElementById("count-messages").textContent = s.messages;
   document.getElementById("count-findings").textContent = s.findings;
   document.getElementById("count-console").textContent = s.console;
