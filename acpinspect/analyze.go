@@ -61,7 +61,7 @@ func (c *connState) session(id string) *session {
 
 // analyze decodes the message of entry i and judges it.
 func (in *Inspector) analyze(c *connState, f Frame, i int) {
-	e := &in.entries[i]
+	e := in.entries.at(i)
 	var env envelope
 	if !utf8.Valid(f.Data) || json.Unmarshal(f.Data, &env) != nil {
 		e.Kind, e.Verdict = "invalid", "invalid"
@@ -76,7 +76,14 @@ func (in *Inspector) analyze(c *connState, f Frame, i int) {
 	if env.ID != nil && string(env.ID) != "null" {
 		e.ID = string(env.ID)
 	}
-	e.Session = sessionIDOf(env)
+	var u update // what the rules read of the params, read once
+	if env.Params != nil {
+		json.Unmarshal(env.Params, &u) // what does not fit is left out, and is the decoder's to judge
+	}
+	e.Session = u.SessionID
+	if e.Session == "" && env.Result != nil {
+		e.Session = resultSession(env.Result)
+	}
 	first := f.From == FromClient && !c.seenClient
 	if f.From == FromClient {
 		c.seenClient = true
@@ -105,12 +112,12 @@ func (in *Inspector) analyze(c *connState, f Frame, i int) {
 	if e.Kind == "response" && method == "initialize" {
 		in.initialized(c, i, env)
 	}
-	in.judge(c, f, i, env, method)
+	in.judge(c, f, i, env, &u, method)
 }
 
 // decode decodes the message with the connection's dialect.
 func (in *Inspector) decode(c *connState, f Frame, i int, method string) {
-	e := &in.entries[i]
+	e := in.entries.at(i)
 	if f.Truncated {
 		e.Verdict = "unknown"
 		e.Problem = "only part of this message was logged: not decoded"
@@ -139,7 +146,7 @@ func (in *Inspector) decode(c *connState, f Frame, i int, method string) {
 
 // request tracks a request until its response.
 func (in *Inspector) request(c *connState, f Frame, i int, env envelope) {
-	e := &in.entries[i]
+	e := in.entries.at(i)
 	c.pending[pendingKey{f.From, e.ID}] = &pendingRequest{method: e.Method, index: i, time: f.Time, session: e.Session, params: env.Params}
 	s := c.session(e.Session)
 	switch e.Method {
@@ -221,18 +228,13 @@ func (in *Inspector) initialized(c *connState, i int, env envelope) {
 	}
 }
 
-// sessionIDOf reads params.sessionId, or result.sessionId.
-func sessionIDOf(env envelope) string {
+// resultSession reads result.sessionId.
+func resultSession(result json.RawMessage) string {
 	var p struct {
 		SessionID string `json:"sessionId"`
 	}
-	if env.Params != nil && json.Unmarshal(env.Params, &p) == nil && p.SessionID != "" {
-		return p.SessionID
-	}
-	if env.Result != nil && json.Unmarshal(env.Result, &p) == nil {
-		return p.SessionID
-	}
-	return ""
+	json.Unmarshal(result, &p)
+	return p.SessionID
 }
 
 func preview(b []byte) string {

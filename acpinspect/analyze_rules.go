@@ -10,7 +10,7 @@ import (
 // response pairs a response with its request and returns the request's
 // method, or "" when it answers none.
 func (in *Inspector) response(c *connState, f Frame, i int, env envelope) string {
-	e := &in.entries[i]
+	e := in.entries.at(i)
 	if e.ID == "" {
 		return ""
 	}
@@ -29,7 +29,7 @@ func (in *Inspector) response(c *connState, f Frame, i int, env envelope) string
 		return ""
 	}
 	delete(c.pending, pendingKey{other, e.ID})
-	req := &in.entries[p.index]
+	req := in.entries.at(p.index)
 	e.Method, e.Pair, req.Pair = p.method, req.Seq, e.Seq
 	lat := ms(f.Time.Sub(p.time))
 	e.LatencyMS, req.LatencyMS = &lat, &lat
@@ -92,7 +92,7 @@ func permissionOf(params json.RawMessage, seq int64, id string) *PermissionView 
 
 // permissionAnswered records a permission request's outcome and judges it.
 func (in *Inspector) permissionAnswered(s *session, i int, env envelope) {
-	e := &in.entries[i]
+	e := in.entries.at(i)
 	var perm *PermissionView
 	for _, p := range s.perms {
 		if p.id == e.ID && p.AnswerSeq == 0 {
@@ -142,15 +142,14 @@ type update struct {
 }
 
 // judge applies the rules of notifications.
-func (in *Inspector) judge(c *connState, f Frame, i int, env envelope, method string) {
-	e := &in.entries[i]
+func (in *Inspector) judge(c *connState, f Frame, i int, env envelope, u *update, method string) {
+	e := in.entries.at(i)
 	if e.Kind != "notification" {
 		return
 	}
 	if e.Verdict == "invalid" {
 		// Not in the session's views; the v1 plan in v2 is named still.
-		var u update
-		if method == "session/update" && c.dialect.version() >= 2 && json.Unmarshal(env.Params, &u) == nil && u.Update.Tag == "plan" {
+		if method == "session/update" && c.dialect.version() >= 2 && u.Update.Tag == "plan" {
 			in.addFinding(i, "agent.plan.v2-no-v1-plan", "a v2 agent sent the v1 plan update")
 		}
 		return
@@ -165,19 +164,13 @@ func (in *Inspector) judge(c *connState, f Frame, i int, env envelope, method st
 			s.cancelled, s.cancelSeq = true, e.Seq
 		}
 	case method == "session/update" && f.From == FromAgent:
-		var u update
-		var raw struct {
-			Update json.RawMessage `json:"update"`
-		}
-		if json.Unmarshal(env.Params, &u) == nil && json.Unmarshal(env.Params, &raw) == nil {
-			in.sessionUpdate(c, s, i, u, raw.Update)
-		}
+		in.sessionUpdate(c, s, i, u, env.Params)
 	}
 }
 
 // sessionUpdate adds an update to its session's views and judges it.
-func (in *Inspector) sessionUpdate(c *connState, s *session, i int, u update, raw json.RawMessage) {
-	e := &in.entries[i]
+func (in *Inspector) sessionUpdate(c *connState, s *session, i int, u *update, params json.RawMessage) {
+	e := in.entries.at(i)
 	tag := u.Update.Tag
 	v := c.dialect.version()
 	if v == 1 && s.turnEnded && !s.turnOpen && !s.loading {
@@ -203,7 +196,11 @@ func (in *Inspector) sessionUpdate(c *connState, s *session, i int, u update, ra
 	case "tool_call", "tool_call_update":
 		s.toolSeen(u.Update.ToolCallID, e.Seq)
 	case "state_update":
-		s.states = append(s.states, StateChange{Seq: e.Seq, State: u.Update.State, Raw: raw})
+		var raw struct {
+			Update json.RawMessage `json:"update"`
+		}
+		json.Unmarshal(params, &raw)
+		s.states = append(s.states, StateChange{Seq: e.Seq, State: u.Update.State, Raw: raw.Update})
 		s.lastIdle = u.Update.State == "idle"
 		if s.lastIdle && s.cancelled && u.Update.StopReason != "" && u.Update.StopReason != "cancelled" {
 			in.addFinding(i, "agent.cancel.stop-reason", fmt.Sprintf("the client sent session/cancel (message %d) and the turn ended with stopReason %q", s.cancelSeq, u.Update.StopReason))

@@ -54,8 +54,8 @@ type ConnInfo struct {
 // UI shows. It is a Recorder; its methods are safe for concurrent use.
 type Inspector struct {
 	mu       sync.RWMutex
-	entries  []Entry
-	frames   []Frame // the message frames, by seq-1
+	entries  chunked[Entry]
+	frames   chunked[Frame] // the message frames, by seq-1
 	conns    map[int64]*connState
 	order    []int64
 	findings []Finding
@@ -82,11 +82,11 @@ func (in *Inspector) Record(f Frame) {
 	if f.From == FromStderr {
 		in.console = append(in.console, ConsoleLine{Conn: f.Conn, Time: f.Time, Text: string(f.Data)})
 	} else {
-		e := Entry{Seq: int64(len(in.entries) + 1), Conn: f.Conn, Time: f.Time, From: f.From.String(), Size: len(f.Data), Verdict: "ok"}
-		in.entries = append(in.entries, e)
-		in.frames = append(in.frames, f)
+		e := Entry{Seq: int64(in.entries.len() + 1), Conn: f.Conn, Time: f.Time, From: f.From.String(), Size: len(f.Data), Verdict: "ok"}
+		i := in.entries.add(e)
+		in.frames.add(f)
 		c.messages++
-		in.analyze(c, f, len(in.entries)-1)
+		in.analyze(c, f, i)
 	}
 	close(in.changed)
 	in.changed = make(chan struct{})
@@ -103,7 +103,7 @@ func (in *Inspector) Changed() <-chan struct{} {
 func (in *Inspector) Len() int {
 	in.mu.RLock()
 	defer in.mu.RUnlock()
-	return len(in.entries)
+	return in.entries.len()
 }
 
 // Entries returns up to limit entries from seq from (1 is the first).
@@ -113,27 +113,21 @@ func (in *Inspector) Entries(from int64, limit int) []Entry {
 	if from < 1 {
 		from = 1
 	}
-	if from > int64(len(in.entries)) || limit <= 0 {
+	if from > int64(in.entries.len()) || limit <= 0 {
 		return []Entry{}
 	}
-	end := min(int(from-1)+limit, len(in.entries))
-	return cloneEntries(in.entries[from-1 : end])
-}
-
-func cloneEntries(es []Entry) []Entry {
-	out := make([]Entry, len(es))
-	copy(out, es)
-	return out
+	end := min(int(from-1)+limit, in.entries.len())
+	return in.entries.copyRange(int(from-1), end)
 }
 
 // Entry returns the entry of seq and its frame.
 func (in *Inspector) Entry(seq int64) (Entry, Frame, bool) {
 	in.mu.RLock()
 	defer in.mu.RUnlock()
-	if seq < 1 || seq > int64(len(in.entries)) {
+	if seq < 1 || seq > int64(in.entries.len()) {
 		return Entry{}, Frame{}, false
 	}
-	return in.entries[seq-1], in.frames[seq-1], true
+	return *in.entries.at(int(seq - 1)), *in.frames.at(int(seq - 1)), true
 }
 
 // Findings returns the findings so far.
@@ -166,7 +160,7 @@ func (in *Inspector) Conns() []ConnInfo {
 func (in *Inspector) frameList() []Frame {
 	in.mu.RLock()
 	defer in.mu.RUnlock()
-	return append([]Frame(nil), in.frames...)
+	return in.frames.copyRange(0, in.frames.len())
 }
 
 // AppendJSONL appends every message to b as a line of a wire log written
@@ -180,7 +174,7 @@ func (in *Inspector) AppendJSONL(b []byte) []byte {
 
 // addFinding records a finding at entry i.
 func (in *Inspector) addFinding(i int, rule, detail string) {
-	e := &in.entries[i]
+	e := in.entries.at(i)
 	in.findings = append(in.findings, newFinding(rule, e.Conn, e.Seq, detail))
 	e.Findings = append(e.Findings, len(in.findings)-1)
 	if e.Verdict == "ok" || e.Verdict == "unknown" {

@@ -170,7 +170,7 @@ func (u *UI) summary(w http.ResponseWriter, r *http.Request) {
 func (u *UI) makeSummary() Summary {
 	in := u.in
 	in.mu.RLock()
-	s := Summary{About: u.about, Decoding: Decoding, Messages: len(in.entries), Findings: len(in.findings), Console: len(in.console)}
+	s := Summary{About: u.about, Decoding: Decoding, Messages: in.entries.len(), Findings: len(in.findings), Console: len(in.console)}
 	in.mu.RUnlock()
 	s.Conns = in.Conns()
 	return s
@@ -218,15 +218,15 @@ func (f filter) match(e *Entry) bool {
 func (in *Inspector) page(f filter, from, before int64, limit int) Page {
 	in.mu.RLock()
 	defer in.mu.RUnlock()
-	p := Page{Entries: []Entry{}, Total: len(in.entries)}
+	p := Page{Entries: []Entry{}, Total: in.entries.len()}
 	if before > 0 {
-		for i := min(int(before-1), len(in.entries)) - 1; i >= 0; i-- {
-			if f.match(&in.entries[i]) {
+		for i := min(int(before-1), in.entries.len()) - 1; i >= 0; i-- {
+			if f.match(in.entries.at(i)) {
 				if len(p.Entries) == limit {
 					p.More = true
 					break
 				}
-				p.Entries = append(p.Entries, in.entries[i])
+				p.Entries = append(p.Entries, *in.entries.at(i))
 			}
 		}
 		for i, j := 0, len(p.Entries)-1; i < j; i, j = i+1, j-1 {
@@ -234,13 +234,13 @@ func (in *Inspector) page(f filter, from, before int64, limit int) Page {
 		}
 		return p
 	}
-	for i := max(int(from-1), 0); i < len(in.entries); i++ {
-		if f.match(&in.entries[i]) {
+	for i := max(int(from-1), 0); i < in.entries.len(); i++ {
+		if f.match(in.entries.at(i)) {
 			if len(p.Entries) == limit {
 				p.More = true
 				break
 			}
-			p.Entries = append(p.Entries, in.entries[i])
+			p.Entries = append(p.Entries, *in.entries.at(i))
 		}
 	}
 	return p

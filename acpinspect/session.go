@@ -11,6 +11,7 @@ type session struct {
 	conn    int64
 	state   sessionState
 	items   []TranscriptItem
+	texts   [][]byte // the text of each item, appended to in place
 	tools   []*ToolView
 	toolIdx map[string]*ToolView
 	perms   []*PermissionView
@@ -87,7 +88,7 @@ func (in *Inspector) Sessions() []SessionView {
 		c := in.conns[id]
 		for _, sid := range c.sessionOrder {
 			s := c.sessions[sid]
-			v := SessionView{ID: s.id, Conn: s.conn, Transcript: append([]TranscriptItem{}, s.items...),
+			v := SessionView{ID: s.id, Conn: s.conn, Transcript: s.transcript(),
 				ToolCalls: []ToolView{}, Permissions: []PermissionView{}, States: append([]StateChange{}, s.states...),
 				State: s.state.view()}
 			for _, t := range s.tools {
@@ -105,6 +106,17 @@ func (in *Inspector) Sessions() []SessionView {
 	return out
 }
 
+// transcript returns a copy of the transcript.
+func (s *session) transcript() []TranscriptItem {
+	out := make([]TranscriptItem, len(s.items))
+	for i, it := range s.items {
+		it.Text = string(s.texts[i])
+		it.Seqs = append([]int64(nil), it.Seqs...)
+		out[i] = it
+	}
+	return out
+}
+
 // say adds text of role to the transcript, joined to the last item when
 // it is the same message: the same message id, or, without ids, a chunk
 // of the same role with nothing else of the session between.
@@ -114,12 +126,13 @@ func (s *session) say(role, messageID, text string, seq int64) {
 	if n := len(s.items); n > 0 {
 		last := &s.items[n-1]
 		if last.Role == role && last.MessageID == messageID && (messageID != "" || !split) {
-			last.Text += text
+			s.texts[n-1] = append(s.texts[n-1], text...)
 			last.Seqs = append(last.Seqs, seq)
 			return
 		}
 	}
-	s.items = append(s.items, TranscriptItem{Role: role, MessageID: messageID, Text: text, Seqs: []int64{seq}})
+	s.items = append(s.items, TranscriptItem{Role: role, MessageID: messageID, Seqs: []int64{seq}})
+	s.texts = append(s.texts, []byte(text))
 }
 
 // toolSeen records a tool call's title and status after an update.

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // maxUnknown bounds the unknown variants and members reported of one
@@ -71,6 +72,7 @@ func (w *unknownWalker) walkStruct(v reflect.Value, path string, depth int) {
 			return
 		}
 	}
+	names := namesOf(t)
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		fv := v.Field(i)
@@ -85,7 +87,7 @@ func (w *unknownWalker) walkStruct(v reflect.Value, path string, depth int) {
 		case f.Anonymous || f.Name == "Value":
 			w.walk(fv, path, depth+1)
 		default:
-			w.walk(fv, join(path, jsonName(f)), depth+1)
+			w.walk(fv, join(path, names[i]), depth+1)
 		}
 	}
 }
@@ -143,4 +145,20 @@ func orRoot(path string) string {
 		return "(message)"
 	}
 	return path
+}
+
+// fieldNames caches the member names of the fields of struct types.
+var fieldNames sync.Map // reflect.Type -> []string
+
+// namesOf returns the member name of each field of t.
+func namesOf(t reflect.Type) []string {
+	if v, ok := fieldNames.Load(t); ok {
+		return v.([]string)
+	}
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i] = jsonName(t.Field(i))
+	}
+	fieldNames.Store(t, names)
+	return names
 }
