@@ -78,40 +78,50 @@ func (rs Recorders) Record(f Frame) {
 	}
 }
 
-// lineSplitter cuts a byte stream into lines and hands each to a recorder
-// as a frame. It copies what it keeps, so the caller may reuse its buffer.
+// lineSplitter cuts a byte stream into lines and hands them to a queue as
+// frames, the lines of one write at once. It copies what it keeps, once a
+// write, so the caller may reuse its buffer.
 type lineSplitter struct {
 	conn    int64
 	from    Sender
-	rec     Recorder
+	rec     *queue
 	partial []byte
+	batch   []Frame
 }
 
 // write records every complete line in p, and keeps the rest for later.
 func (l *lineSplitter) write(p []byte) {
 	now := time.Now()
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			l.partial = append(l.partial, p...)
-			return
-		}
-		line := p[:i]
-		if len(l.partial) > 0 {
-			line = append(l.partial, line...)
-			l.partial = nil
-		} else {
-			line = bytes.Clone(line)
-		}
-		l.rec.Record(Frame{Conn: l.conn, Time: now, From: l.from, Data: bytes.TrimSuffix(line, []byte{'\r'})})
-		p = p[i+1:]
+	i := bytes.LastIndexByte(p, '\n')
+	if i < 0 {
+		l.partial = append(l.partial, p...)
+		return
+	}
+	whole := p[:i+1]
+	var b []byte
+	if len(l.partial) > 0 {
+		b = append(l.partial, whole...)
+		l.partial = nil
+	} else {
+		b = bytes.Clone(whole)
+	}
+	l.batch = l.batch[:0]
+	for len(b) > 0 {
+		j := bytes.IndexByte(b, '\n')
+		line := b[:j:j] // the next line's bytes stay out of reach
+		l.batch = append(l.batch, Frame{Conn: l.conn, Time: now, From: l.from, Data: bytes.TrimSuffix(line, []byte{'\r'})})
+		b = b[j+1:]
+	}
+	l.rec.add(l.batch)
+	if rest := p[i+1:]; len(rest) > 0 {
+		l.partial = append([]byte(nil), rest...)
 	}
 }
 
 // flush records a last line that had no newline.
 func (l *lineSplitter) flush() {
 	if len(l.partial) > 0 {
-		l.rec.Record(Frame{Conn: l.conn, Time: time.Now(), From: l.from, Data: l.partial})
+		l.rec.add([]Frame{{Conn: l.conn, Time: time.Now(), From: l.from, Data: l.partial}})
 		l.partial = nil
 	}
 }
@@ -132,11 +142,11 @@ func newQueue() *queue {
 	return q
 }
 
-// Record adds f to the queue.
-func (q *queue) Record(f Frame) {
+// add adds frames to the queue.
+func (q *queue) add(frames []Frame) {
 	q.mu.Lock()
 	if !q.closed {
-		q.frames = append(q.frames, f)
+		q.frames = append(q.frames, frames...)
 	}
 	q.mu.Unlock()
 	q.cond.Signal()
