@@ -75,7 +75,7 @@ test: interop thirdparty haproxy chromium
 	done
 	@echo "== acpinspect with the umbrella tag, and its page in headless Chromium (acpinspect/browser, a module of its own); the browser test must run where make chromium could install it"
 	$(GO) vet -tags unstable ./acpinspect/... ./cmd/acpinspect
-	$(GO) test $(RACE) -tags unstable ./acpinspect/... ./cmd/acpinspect
+	$(GO) test -tags unstable ./acpinspect/... ./cmd/acpinspect
 	cd acpinspect/browser && $(GO) vet -tags unstable ./... && \
 		ACPINSPECT_REQUIRE_BROWSER=$$([ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && echo 1) \
 		$(GO) test -tags unstable -timeout 10m ./...
