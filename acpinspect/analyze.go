@@ -66,11 +66,15 @@ func (in *Inspector) analyze(c *connState, f Frame, i int) {
 	if !utf8.Valid(f.Data) || json.Unmarshal(f.Data, &env) != nil {
 		e.Kind, e.Verdict = "invalid", "invalid"
 		e.Problem = "not a JSON-RPC message: " + preview(f.Data)
-		if f.Truncated {
+		switch {
+		case f.Truncated:
 			e.Problem = "cut short in the log: " + preview(f.Data)
-			return
+		case utf8.Valid(f.Data) && json.Valid(f.Data):
+			// JSON, but not a JSON-RPC message (a member of the wrong type).
+			in.addFinding(i, side(f.From)+".schema.decodes", "JSON that is not a JSON-RPC message")
+		default:
+			in.addFinding(i, side(f.From)+".stdio.framing", "a line that is not one JSON value in UTF-8")
 		}
-		in.addFinding(i, side(f.From)+".stdio.framing", "a line that is not one JSON object")
 		return
 	}
 	if env.ID != nil && string(env.ID) != "null" {

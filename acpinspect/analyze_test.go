@@ -116,6 +116,7 @@ func TestPlantedFaults(t *testing.T) {
 		{"unknown member", `c {"jsonrpc":"2.0","id":11,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[],"colour":"red"}}`,
 			"unknown", "", "colour: unknown member"},
 		{"not JSON", `a Starting agent...`, "invalid", "agent.stdio.framing", "not a JSON-RPC message"},
+		{"not JSON-RPC", `a {"jsonrpc":"2.0","method":5}`, "invalid", "agent.schema.decodes", "not a JSON-RPC message"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
