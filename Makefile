@@ -193,6 +193,7 @@ fuzz:
 	$(GO) test ./gen/pipeline -run '^$$' -fuzz '^FuzzSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./acprouter -run '^$$' -fuzz '^FuzzServe$$' -fuzztime $(FUZZTIME)
 	$(GO) test -tags unstable_mcp_over_acp ./acpmcp -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME)
+	$(GO) test -tags unstable ./acpinspect -run '^$$' -fuzz '^FuzzInspector$$' -fuzztime $(FUZZTIME)
 
 
 # ---------------------------------------------------------------------------
