@@ -98,17 +98,17 @@ func dashdash(args []string) bool {
 	return false
 }
 
-// session is what every mode sets up: the inspector, the capture and the
-// page.
-type session struct {
+// inspection is what every mode sets up: the inspector, the capture and
+// the page.
+type inspection struct {
 	in      *acpinspect.Inspector
 	capture *acpinspect.Capture
 	ui      *acpinspect.UIServer
 	rec     acpinspect.Recorder
 }
 
-func start(c config, about string, stderr io.Writer) (*session, error) {
-	s := &session{in: acpinspect.NewInspector()}
+func start(c config, about string, stderr io.Writer) (*inspection, error) {
+	s := &inspection{in: acpinspect.NewInspector()}
 	recs := acpinspect.Recorders{s.in}
 	if c.capture != "" {
 		cp, err := acpinspect.CreateCapture(c.capture, about)
@@ -138,14 +138,14 @@ func start(c config, about string, stderr io.Writer) (*session, error) {
 }
 
 // wait holds the page up until ctx ends, when -hold asks for it.
-func (s *session) wait(ctx context.Context, hold bool, stderr io.Writer) {
+func (s *inspection) wait(ctx context.Context, hold bool, stderr io.Writer) {
 	if hold && s.ui != nil {
 		fmt.Fprintf(stderr, "acpinspect: the page stays up at %s until interrupted\n", s.ui.URL)
 		<-ctx.Done()
 	}
 }
 
-func (s *session) close() error {
+func (s *inspection) close() error {
 	var err error
 	if s.ui != nil {
 		err = s.ui.Close()
