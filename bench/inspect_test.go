@@ -30,8 +30,10 @@ import (
 // frame recorded and decoded) between them, as an editor runs it.
 
 var inspectBin = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "acpinspect-bench")
-	if err != nil {
+	// One directory, rebuilt in place by each run, so that runs leave
+	// no more than one binary behind.
+	dir := filepath.Join(os.TempDir(), "acpinspect-bench")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "acpinspect")
