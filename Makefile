@@ -57,7 +57,7 @@ RACE ?= $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 # build and the go.mod files of the module graph in the module cache for
 # them first.
 .PHONY: test
-test: interop thirdparty haproxy
+test: interop thirdparty haproxy chromium
 	@echo "== go mod download and go list -m all: the modules of the build, and the go.mod files of its module graph, into the module cache for the tests that run the go command offline"
 	$(GO) mod download
 	$(GO) list -m all >/dev/null
@@ -78,6 +78,12 @@ test: interop thirdparty haproxy
 			$(GO) test $(RACE) -tags $$tags $(MCP_PKGS);; \
 		esac; \
 	done
+	@echo "== acpinspect with the umbrella tag, and its page in headless Chromium (acpinspect/browser, a module of its own); the browser test must run where make chromium could install it"
+	$(GO) vet -tags unstable ./acpinspect/... ./cmd/acpinspect
+	$(GO) test -tags unstable ./acpinspect/... ./cmd/acpinspect
+	cd acpinspect/browser && $(GO) vet -tags unstable ./... && \
+		ACPINSPECT_REQUIRE_BROWSER=$$([ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && echo 1) \
+		$(GO) test -tags unstable -timeout 10m ./...
 
 # Install the pinned TypeScript SDK (interop/package-lock.json) for the tests
 # that compare with it; without node those tests skip, so this does nothing.
@@ -124,6 +130,23 @@ haproxy:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
 		else echo "haproxy not found (and not root with apt-get): the load-balancer test will skip"; fi; \
 	fi
+
+# Install Chromium (Debian's chromium) for the test that drives acpinspect's
+# page in a headless browser (acpinspect/browser); as root with apt-get only,
+# elsewhere that test skips and this says so.
+.PHONY: chromium
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "chromium not found: installing Debian's chromium for the browser test of acpinspect (acpinspect/browser)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else echo "chromium not found (and not root with apt-get): the browser test of acpinspect will skip"; fi; \
+	fi
+
+# The screenshots of docs/acpinspect.md, taken by the browser test.
+.PHONY: screenshots
+screenshots: chromium
+	cd acpinspect/browser && $(GO) test -tags unstable -count 1 -run TestPage . -args -screenshots $(CURDIR)/docs/images
 
 BENCHCOUNT ?= 6
 BENCHTIME ?= 1s
@@ -176,6 +199,7 @@ fuzz:
 	$(GO) test ./gen/pipeline -run '^$$' -fuzz '^FuzzSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./acprouter -run '^$$' -fuzz '^FuzzServe$$' -fuzztime $(FUZZTIME)
 	$(GO) test -tags unstable_mcp_over_acp ./acpmcp -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME)
+	$(GO) test -tags unstable ./acpinspect -run '^$$' -fuzz '^FuzzInspector$$' -fuzztime $(FUZZTIME)
 
 
 # ---------------------------------------------------------------------------
