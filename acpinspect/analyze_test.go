@@ -221,7 +221,7 @@ func TestFirstMessage(t *testing.T) {
 // acpcheck's requirements.
 func TestPassiveRulesExist(t *testing.T) {
 	for _, id := range PassiveRules() {
-		if _, ok := acpcheck.Lookup(id); !ok {
+		if _, ok := acpcheck.ParseID(id); !ok {
 			t.Errorf("acpcheck has no requirement %q", id)
 		}
 	}

@@ -52,7 +52,8 @@ func PassiveRules() []string { return append([]string(nil), passiveRules...) }
 // newFinding makes the finding of rule at message seq.
 func newFinding(rule string, conn, seq int64, detail string) Finding {
 	f := Finding{Rule: rule, Seq: seq, Conn: conn, Detail: detail}
-	if r, ok := acpcheck.Lookup(rule); ok {
+	if id, ok := acpcheck.ParseID(rule); ok {
+		r, _ := acpcheck.Lookup(id)
 		f.Tier, f.Text, f.URL = string(r.Tier), r.Text, r.URL
 	}
 	return f
