@@ -365,9 +365,9 @@ func (a *activity) since() time.Duration {
 }
 
 // watchSilence calls dead once a has heard nothing for five keep-alive
-// intervals, checking each interval until ctx ends.
+// intervals, checking each quarter interval until ctx ends.
 func watchSilence(ctx context.Context, a *activity, interval time.Duration, dead func()) {
-	t := time.NewTicker(interval)
+	t := time.NewTicker(max(interval/4, time.Millisecond))
 	defer t.Stop()
 	for {
 		select {

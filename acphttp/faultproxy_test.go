@@ -79,7 +79,10 @@ func (p *faultProxy) accept() {
 		if err != nil {
 			return
 		}
-		s, err := net.Dial("tcp", p.target)
+		p.mu.Lock()
+		target := p.target
+		p.mu.Unlock()
+		s, err := net.Dial("tcp", target)
 		if err != nil {
 			c.Close()
 			continue
@@ -218,4 +221,34 @@ func (p *faultProxy) close() {
 		l.shut()
 	}
 	p.wg.Wait()
+}
+
+// retarget sends the connections accepted from now on to target: an
+// agent restarted elsewhere.
+func (p *faultProxy) retarget(target string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.target = target
+}
+
+// freezeAll leaves every link open now half-open.
+func (p *faultProxy) freezeAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for l := range p.links {
+		l.frozen.Store(true)
+	}
+}
+
+// cutAll cuts every link open now.
+func (p *faultProxy) cutAll() {
+	p.mu.Lock()
+	links := make([]*link, 0, len(p.links))
+	for l := range p.links {
+		links = append(links, l)
+	}
+	p.mu.Unlock()
+	for _, l := range links {
+		l.reset()
+	}
 }
