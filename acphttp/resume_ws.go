@@ -130,7 +130,7 @@ type rsock struct {
 	c      *conn
 	netc   net.Conn
 	in     wsutil.Reader
-	ctx    context.Context // ends with the socket
+	ctx    context.Context // ends with the socket (see kill)
 	cancel context.CancelFunc
 	wmu    sync.Mutex
 	once   sync.Once
@@ -146,7 +146,9 @@ func newRSock(c *conn, netc net.Conn, br *bufio.Reader) *rsock {
 		src = io.MultiReader(bytes.NewReader(bytes.Clone(b)), netc)
 	}
 	k.in = wsutil.Reader{Source: src, State: ws.StateServerSide, MaxMessageSize: int64(c.limits.MaxMessageBytes)}
-	k.ctx, k.cancel = context.WithCancel(c.ctx)
+	// Not the connection's: a socket whose connection ends sends its close
+	// frame, then ends.
+	k.ctx, k.cancel = context.WithCancel(context.Background())
 	return k
 }
 
@@ -341,6 +343,7 @@ func (k *rsock) write(gen uint64) {
 	for {
 		msg, err := c.next(k.ctx, &c.main, tick.C, idle)
 		if msg == nil {
+			defer k.kill()
 			if k.ctx.Err() == nil {
 				// The connection ended: so does the socket.
 				code, reason := closeStatus(err)
