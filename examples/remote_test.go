@@ -142,3 +142,33 @@ func resultOf(body []byte) json.RawMessage {
 	}
 	return r.Result
 }
+
+// TestPlainSSEClientResumes runs a plain SSE client, Node's fetch with
+// Last-Event-ID (interop/resume_sse.mjs), against examples/agent -listen:
+// it resumes a session stream after a drop and gets what followed its
+// cursor again, identical, then the turn's state, and the turn goes on.
+func TestPlainSSEClientResumes(t *testing.T) {
+	nodeBin := node.Require(t)
+	agent, _ := binaries(t)
+	s := listen(t, exec.Command(agent, "-listen", "127.0.0.1:0"))
+	out := runOutput(t, nodeBin, filepath.Join(node.Dir(), "resume_sse.mjs"), s.URL)
+	var got struct {
+		Advertised    json.RawMessage
+		CursorsAreIds bool
+		Replayed      int
+		Identical     bool
+		State         string
+		Said          []string
+		StopReason    string
+		Refusal       string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !jsonEqual(string(got.Advertised), `{"resumable":{"retentionMessages":1024,"retentionSeconds":300}}`) || !got.CursorsAreIds ||
+		got.Replayed < 2 || !got.Identical || got.State != "requires_action" || strings.Join(got.Said, "|") != "permission: allow" ||
+		got.StopReason != "end_turn" || got.Refusal != "409" {
+		t.Errorf("the plain SSE client saw %s", out)
+	}
+	checkStops(t, s)
+}
