@@ -24,6 +24,9 @@ type sseStream struct {
 	cancel  context.CancelFunc
 	done    sync.WaitGroup
 	reading bool
+	// positions: events with an id alone (a resumable stream's position)
+	// are given too, with empty data.
+	positions bool
 }
 
 // openSSE sends the GET of a stream and, when it is answered 200, reads
@@ -84,6 +87,9 @@ func (s *sseStream) read() {
 		line := sc.Text()
 		switch {
 		case line == "":
+			if data == nil && ev.id != "" && s.positions {
+				data = []string{}
+			}
 			if data != nil {
 				ev.data = strings.Join(data, "\n")
 				select {
