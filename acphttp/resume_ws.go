@@ -66,8 +66,18 @@ func (s *Server) resumeWS(w http.ResponseWriter, r *http.Request, id string) {
 	s.mu.Lock()
 	c := s.conns[id]
 	ok := c != nil && c.ws && c.rs != nil && !s.shutdown
+	if ok {
+		// Shutdown waits for the resume, and then for the socket's
+		// goroutines, which it starts.
+		s.wg.Add(1)
+	}
 	s.mu.Unlock()
-	if !ok || c.isClosed() {
+	if !ok {
+		textResponse(w, http.StatusNotFound, "Unknown Acp-Connection-Id")
+		return
+	}
+	defer s.wg.Done()
+	if c.isClosed() {
 		textResponse(w, http.StatusNotFound, "Unknown Acp-Connection-Id")
 		return
 	}
