@@ -103,6 +103,9 @@ func (c *conn) Write(p []byte) (int, error) {
 		c.closeLocked(exceeded("MaxMessageBytes", c.limits.MaxMessageBytes))
 	}
 	c.mu.Unlock()
+	if c.rs != nil && c.ws {
+		c.flushSocket()
+	}
 	// The agent goes no faster than its client reads.
 	c.waitRoom(c.ctx)
 	if c.isClosed() {

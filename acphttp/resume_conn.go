@@ -34,6 +34,7 @@ var errGraceExpired = errors.New("acphttp: no client resumed the connection with
 type resumeConn struct {
 	opts  *Resumable
 	grace *time.Timer // ends the connection while its streams have no receiver
+	sock  *rsock      // the WebSocket receiving the stream, over WebSocket
 	v1    bool        // the agent answered initialize with protocol version 1
 
 	seen      map[string]struct{} // the ids of the client's requests delivered
@@ -248,6 +249,9 @@ func (c *conn) takeOverLocked(mb *mailbox) {
 	if mb.detach != nil {
 		mb.detach()
 		mb.detach = nil
+	}
+	if c.rs.sock != nil && mb == &c.main {
+		c.rs.sock = nil
 	}
 	mb.receiver = false
 }

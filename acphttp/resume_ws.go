@@ -144,12 +144,14 @@ type rsock struct {
 	cancel context.CancelFunc
 	wmu    sync.Mutex
 	once   sync.Once
-	done   chan struct{} // closed once the writer has ended
-	bye    bool          // the client sent a close frame: the connection ends
+	bye    bool // the client sent a close frame: the connection ends
+	gen    uint64
+	ping   *time.Timer // the keep-alive, reset by each write
+	unhook func() bool // stops closeOnEnd
 }
 
 func newRSock(c *conn, netc net.Conn, br *bufio.Reader) *rsock {
-	k := &rsock{c: c, netc: netc, done: make(chan struct{})}
+	k := &rsock{c: c, netc: netc}
 	var src io.Reader = netc
 	if br != nil && br.Buffered() > 0 {
 		b, _ := br.Peek(br.Buffered())
@@ -162,28 +164,71 @@ func newRSock(c *conn, netc net.Conn, br *bufio.Reader) *rsock {
 	return k
 }
 
-// start runs the socket's reader and writer, for the stream's receiver of
-// generation gen; first says the socket opened the connection, and its
-// first message must be initialize.
+// start runs the socket's reader, for the stream's receiver of
+// generation gen, and sends what the stream holds; first says the socket
+// opened the connection, and its first message must be initialize. The
+// stream's messages are written by whoever queues them (the agent's
+// write, see conn.flushSocket), the keep-alive by a timer: the socket has
+// one goroutine, its reader.
 func (k *rsock) start(gen uint64, first bool) {
-	s := k.c.s
-	s.wg.Add(2)
-	go func() {
-		defer s.wg.Done()
-		k.write(gen)
-	}()
+	c := k.c
+	s := c.s
+	k.gen = gen
+	k.ping = time.AfterFunc(c.keepAlive(), k.keepAlive)
+	k.unhook = context.AfterFunc(c.ctx, k.closeOnEnd)
+	c.mu.Lock()
+	if c.main.gen == gen {
+		c.rs.sock = k
+	}
+	c.mu.Unlock()
+	k.flush()
+	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		k.read(first)
 		k.kill()
-		<-k.done
+		k.ping.Stop()
+		k.unhook()
+		k.wmu.Lock() // a write under way ends first
 		_ = k.netc.Close()
+		k.wmu.Unlock()
+		c.mu.Lock()
+		if c.rs.sock == k {
+			c.rs.sock = nil
+		}
+		c.mu.Unlock()
 		if k.bye {
-			k.c.close(nil)
+			c.close(nil)
 			return
 		}
-		k.c.releaseResumable("", &k.c.main, gen)
+		c.releaseResumable("", &c.main, gen)
 	}()
+}
+
+// keepAlive pings the client each keep-alive interval the socket writes
+// nothing.
+func (k *rsock) keepAlive() {
+	k.c.checkAgent()
+	if k.ctx.Err() != nil {
+		return
+	}
+	if k.sendFrame(ws.NewPingFrame(nil)) != nil {
+		k.kill()
+		return
+	}
+	k.ping.Reset(k.c.keepAlive())
+}
+
+// closeOnEnd ends the socket once its connection has ended: what the
+// stream still holds goes out when the agent ended (not when the
+// connection was closed), then the close frame.
+func (k *rsock) closeOnEnd() {
+	c := k.c
+	k.flush()
+	c.mu.Lock()
+	code, reason := closeStatus(c.closeErr)
+	c.mu.Unlock()
+	k.closeWith(code, reason)
 }
 
 // kill ends the socket: its reader and writer stop. It may be called with
@@ -339,48 +384,46 @@ func (k *rsock) readMessage() ([]byte, error) {
 	}
 }
 
-// write sends the connection's stream to the socket, as the receiver of
-// generation gen, until the socket or the connection ends; an idle
-// stream sends a ping each keep-alive interval.
-func (k *rsock) write(gen uint64) {
-	defer close(k.done)
+// flush writes what the stream holds to the socket, each batch with one
+// system call, while the socket is the stream's receiver. The agent's
+// write calls it, so that its messages go out in its own goroutine, as
+// over a plain WebSocket; the order of the stream is kept by holding the
+// socket's lock from taking to writing.
+func (k *rsock) flush() {
 	c := k.c
-	tick := time.NewTicker(c.keepAlive())
-	defer tick.Stop()
-	idle := func() error { return k.sendFrame(ws.NewPingFrame(nil)) }
+	k.wmu.Lock()
+	defer k.wmu.Unlock()
 	buf := framePool.Get().(*bytes.Buffer)
 	defer putFrameBuffer(buf)
 	for {
-		msg, err := c.next(k.ctx, &c.main, tick.C, idle)
-		if msg == nil {
-			defer k.kill()
-			if k.ctx.Err() == nil {
-				// The connection ended: so does the socket.
-				code, reason := closeStatus(err)
-				if errors.Is(err, ErrClosed) {
-					c.mu.Lock()
-					code, reason = closeStatus(c.closeErr)
-					c.mu.Unlock()
-				}
-				k.closeWith(code, reason)
-			}
+		buf.Reset()
+		c.mu.Lock()
+		mb := &c.main
+		for len(mb.queue) > 0 && buf.Len() < maxBatch && mb.gen == k.gen && !mb.aborted && k.ctx.Err() == nil {
+			msg := c.dequeueLocked(mb)
+			_ = ws.WriteHeader(buf, ws.Header{Fin: true, OpCode: ws.OpText, Length: int64(len(msg))})
+			buf.Write(msg)
+		}
+		c.mu.Unlock()
+		if buf.Len() == 0 {
 			return
 		}
-		buf.Reset()
-		for msg != nil && buf.Len() < maxBatch {
-			_ = ws.WriteHeader(buf, ws.Header{Fin: true, OpCode: ws.OpText, Length: int64(len(msg))})
-			buf.Write(msg)
-			msg = c.takeFor(&c.main, gen)
-		}
-		if msg != nil {
-			_ = ws.WriteHeader(buf, ws.Header{Fin: true, OpCode: ws.OpText, Length: int64(len(msg))})
-			buf.Write(msg)
-		}
-		if k.send(buf.Bytes()) != nil {
+		if k.writeLocked(buf.Bytes()) != nil {
 			k.kill()
 			return
 		}
-		tick.Reset(c.keepAlive())
+		k.ping.Reset(c.keepAlive())
+	}
+}
+
+// flushSocket sends what the connection's stream holds on its socket, if
+// it has one: a resumable WebSocket's agent writes so.
+func (c *conn) flushSocket() {
+	c.mu.Lock()
+	k := c.rs.sock
+	c.mu.Unlock()
+	if k != nil {
+		k.flush()
 	}
 }
 
@@ -397,6 +440,11 @@ func (k *rsock) sendFrame(f ws.Frame) error {
 func (k *rsock) send(b []byte) error {
 	k.wmu.Lock()
 	defer k.wmu.Unlock()
+	return k.writeLocked(b)
+}
+
+// writeLocked is send with k.wmu held.
+func (k *rsock) writeLocked(b []byte) error {
 	if k.ctx.Err() != nil {
 		return ErrClosed
 	}
