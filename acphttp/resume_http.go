@@ -54,7 +54,7 @@ func (s *Server) serveResumableGet(w http.ResponseWriter, r *http.Request) {
 	if rc.Flush() != nil {
 		return
 	}
-	if err := c.stream(ctx, &responseSink{w, rc}, mb); err != nil {
+	if err := c.streamAs(ctx, &responseSink{w, rc}, mb, gen); err != nil {
 		var lerr *LimitError
 		if errors.As(err, &lerr) {
 			panic(http.ErrAbortHandler)

@@ -99,6 +99,12 @@ func (c *conn) stream(ctx context.Context, out eventSink, mb *mailbox) (err erro
 	c.mu.Lock()
 	gen := mb.gen
 	c.mu.Unlock()
+	return c.streamAs(ctx, out, mb, gen)
+}
+
+// streamAs is stream for the receiver of generation gen of mb: once
+// another receiver has resumed the stream, it takes nothing more of it.
+func (c *conn) streamAs(ctx context.Context, out eventSink, mb *mailbox, gen uint64) (err error) {
 	keepAlive := time.NewTicker(c.keepAlive())
 	defer keepAlive.Stop()
 	var mu sync.Mutex // out is not used once stream returns
