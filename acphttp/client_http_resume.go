@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -141,11 +142,22 @@ func (b *cancelBody) Close() error {
 }
 
 // refused reports whether err is the server's refusal of a resume: 409
-// for a cursor it cannot resume from, 404 or 410 for a connection it
-// does not know.
+// with the reason a cursor cannot be resumed from, 404 or 410 for a
+// connection it does not know. A 409 without a reason refuses a second
+// receiver of a stream opened without a cursor, while the server has not
+// yet seen that the first has gone: worth another try.
 func refused(err error) bool {
 	var he *HTTPError
-	return errors.As(err, &he) && (he.Status == http.StatusConflict || he.Status == http.StatusNotFound || he.Status == http.StatusGone)
+	if !errors.As(err, &he) {
+		return false
+	}
+	switch he.Status {
+	case http.StatusConflict:
+		return strings.Contains(he.Body, `"reason"`)
+	case http.StatusNotFound, http.StatusGone:
+		return true
+	}
+	return false
 }
 
 // resumeSSE resumes the stream of session after it ended with err (nil
