@@ -368,3 +368,32 @@ func TestResumeGrace(t *testing.T) {
 		t.Fatalf("after the grace period: %d", resp.StatusCode)
 	}
 }
+
+// TestResumeNotAfterClose checks that a reconnecting client does not
+// reconnect once closed (DELETE, or a close frame), nor take back a
+// session it closed.
+func TestResumeNotAfterClose(t *testing.T) {
+	for _, profile := range []string{"http", "ws"} {
+		t.Run(profile, func(t *testing.T) {
+			h := &history{said: map[acpv1.SessionID][]string{}}
+			addr, _ := loadingServer(t, h, &acphttp.Resumable{})
+			p := newFaultProxy(t, addr, 10)
+			f := dialFallback(t, profile, p.addr())
+			if err := f.prompt("one"); err != nil {
+				t.Fatal(err)
+			}
+			f.tr.Close()
+			after := p.accepted.Load()
+			p.cutAll()
+			time.Sleep(20 * testKeepAlive)
+			if n := p.accepted.Load(); n != after {
+				t.Errorf("%d connections after Close", n-after)
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if len(f.rebuilt) != 0 {
+				t.Errorf("rebuilt after Close: %+v", f.rebuilt)
+			}
+		})
+	}
+}
