@@ -103,6 +103,11 @@ const (
 	RemoteShutdownSSE           // remote.shutdown.sse
 	RemoteShutdownWS            // remote.shutdown.ws
 	RemoteShutdownRefuse        // remote.shutdown.refuse
+	RemoteResumeAdvertised      // remote.resume.advertised
+	RemoteResumeReplay          // remote.resume.replay
+	RemoteResumeUnknownCursor   // remote.resume.unknown-cursor
+	RemoteResumeCursors         // remote.resume.cursors
+	RemoteResumeState           // remote.resume.state
 )
 
 // idNames holds the dotted id of every ID.
@@ -199,4 +204,9 @@ var idNames = [...]string{
 	RemoteShutdownSSE:           "remote.shutdown.sse",
 	RemoteShutdownWS:            "remote.shutdown.ws",
 	RemoteShutdownRefuse:        "remote.shutdown.refuse",
+	RemoteResumeAdvertised:      "remote.resume.advertised",
+	RemoteResumeReplay:          "remote.resume.replay",
+	RemoteResumeUnknownCursor:   "remote.resume.unknown-cursor",
+	RemoteResumeCursors:         "remote.resume.cursors",
+	RemoteResumeState:           "remote.resume.state",
 }

@@ -66,6 +66,7 @@ func CheckRemote(ctx context.Context, endpoint string, opts RemoteOptions) *Repo
 		r.checkErrors(id)
 		r.checkDelete(id)
 	}
+	r.checkResume()
 	r.checkWebSocket()
 	r.checkLocal()
 	r.checkSlowReaders()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,6 +25,11 @@ type sseStream struct {
 	cancel  context.CancelFunc
 	done    sync.WaitGroup
 	reading bool
+	// positions: events with an id alone (a resumable stream's position)
+	// are given too, with empty data.
+	positions bool
+	// refusal holds the start of the body of an answer other than 200.
+	refusal []byte
 }
 
 // openSSE sends the GET of a stream and, when it is answered 200, reads
@@ -55,6 +61,7 @@ func (r *remoteRun) openSSEWith(parent context.Context, tr http.RoundTripper, he
 	r.logf("<", "%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	s := &sseStream{resp: resp, events: make(chan sseEvent, 64), cancel: cancel}
 	if resp.StatusCode != http.StatusOK {
+		s.refusal, _ = io.ReadAll(io.LimitReader(resp.Body, 4096))
 		resp.Body.Close()
 		close(s.events)
 		return s, nil
@@ -84,6 +91,9 @@ func (s *sseStream) read() {
 		line := sc.Text()
 		switch {
 		case line == "":
+			if data == nil && ev.id != "" && s.positions {
+				data = []string{}
+			}
 			if data != nil {
 				ev.data = strings.Join(data, "\n")
 				select {

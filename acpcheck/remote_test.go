@@ -210,3 +210,41 @@ func TestPlantedSubprotocol(t *testing.T) {
 		t.Errorf("remote.ws.subprotocol: %+v\n%s", vs, r.Text())
 	}
 }
+
+// TestRemoteResumable: acphttp's server with resumable streams passes the
+// remote.resume checks; without them, they are not applicable.
+func TestRemoteResumable(t *testing.T) {
+	r := CheckRemote(context.Background(), serveFakeOptions(t, nil, &acphttp.Options{Resumable: &acphttp.Resumable{}}), RemoteOptions{Timeout: 2 * time.Second})
+	if !r.OK() {
+		t.Fatal(r.Text())
+	}
+	for _, id := range append([]ID{RemoteResumeAdvertised}, resumeRequirements...) {
+		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
+			t.Errorf("%s: %+v", id, vs)
+		}
+	}
+	plain := CheckRemote(context.Background(), serveFake(t, nil), RemoteOptions{Timeout: 2 * time.Second})
+	for _, id := range resumeRequirements {
+		if vs := plain.Find(id); len(vs) != 1 || vs[0].Status != NotApplicable {
+			t.Errorf("not advertised, %s: %+v", id, vs)
+		}
+	}
+}
+
+// TestPlantedResumeFaults: a resumable server that ignores Last-Event-ID
+// (a live stream, whatever the cursor) fails the replay and the refusal
+// of an unknown cursor.
+func TestPlantedResumeFaults(t *testing.T) {
+	ignore := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.Header.Del("Last-Event-ID")
+			h.ServeHTTP(w, r)
+		})
+	}
+	r := CheckRemote(context.Background(), serveFakeOptions(t, ignore, &acphttp.Options{Resumable: &acphttp.Resumable{}}), RemoteOptions{Timeout: time.Second})
+	for _, id := range []ID{RemoteResumeReplay, RemoteResumeUnknownCursor} {
+		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Fail {
+			t.Errorf("%s: %+v", id, vs)
+		}
+	}
+}

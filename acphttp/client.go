@@ -25,6 +25,10 @@ type ClientOptions struct {
 	// MaxMessageBytes bounds one message from the agent; zero means
 	// DefaultMaxMessageBytes.
 	MaxMessageBytes int
+	// Reconnect, when set, makes the transport reconnect after a drop
+	// and resume its streams where the server's are resumable: see
+	// Reconnect. Nil fails the transport on a drop.
+	Reconnect *Reconnect
 }
 
 // defaultClient is the HTTP client of transports without one: that of
@@ -152,8 +156,9 @@ func (q *queue) broadcastLocked() {
 }
 
 // put queues a copy of msg, a JSON value on one line, waiting while the
-// queue is full unless now is set.
-func (q *queue) put(ctx context.Context, msg []byte, now bool) {
+// queue is full unless now is set; it reports whether it queued it (not
+// once ctx has ended or the queue has failed).
+func (q *queue) put(ctx context.Context, msg []byte, now bool) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for !now && q.err == nil && q.n >= queueBound {
@@ -167,16 +172,17 @@ func (q *queue) put(ctx context.Context, msg []byte, now bool) {
 		q.mu.Lock()
 		q.waiting--
 		if ctx.Err() != nil {
-			return
+			return false
 		}
 	}
 	if q.err != nil {
-		return
+		return false
 	}
 	q.buf = append(q.buf, msg...)
 	q.buf = append(q.buf, '\n')
 	q.n += 1 + bytes.Count(msg, []byte{'\n'}) // none, but for text that is not JSON
 	q.broadcastLocked()
+	return true
 }
 
 // read copies the queued messages into p, as many as it holds, waiting

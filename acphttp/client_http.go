@@ -65,6 +65,11 @@ func DialHTTP(ctx context.Context, url string, opts *ClientOptions) (*Transport,
 		sessionErrs: map[string]error{},
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.connCtx, h.connCancel = context.WithCancel(h.ctx)
+	if opts.Reconnect != nil {
+		rc := opts.Reconnect.withDefaults()
+		h.rc, h.book = &rc, newBook()
+	}
 	t := &Transport{impl: h}
 	t.in.init()
 	h.in = &t.in
@@ -81,6 +86,16 @@ type httpClient struct {
 	ctx    context.Context // ends when the transport does
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the SSE readers and the DELETE of a failure
+	rc     *Reconnect     // nil unless the transport reconnects
+	book   *book          // what it keeps to reconnect, with rc
+
+	// connCtx ends with the connection the transport speaks to now: after
+	// a reconnection that took a new connection, the old one's streams
+	// end.
+	connCtx    context.Context
+	connCancel context.CancelFunc
+	gate       chan struct{}        // while not nil, a reconnection is under way; closed once done
+	waiters    map[string]chan bool // the transport's own requests awaiting their answers: true for a result
 
 	mu               sync.Mutex
 	id               string
@@ -132,6 +147,7 @@ func (h *httpClient) request(ctx context.Context, method string, body []byte, he
 }
 
 func (h *httpClient) send(msg []byte) error {
+	h.waitGate()
 	h.mu.Lock()
 	closed, id := h.closed, h.id
 	h.mu.Unlock()
@@ -145,6 +161,9 @@ func (h *httpClient) send(msg []byte) error {
 	// The HTTP transport may read a body after Do returns, and the caller
 	// may reuse msg once Write returns.
 	msg = bytes.Clone(msg)
+	if h.book != nil {
+		h.book.sent(&m, msg)
+	}
 	if id == "" {
 		return h.postInitialize(&m, msg)
 	}
@@ -199,6 +218,9 @@ func (h *httpClient) initialize(m *message, msg []byte) error {
 	if err != nil || !r.isResponse() || !bytes.Equal(r.id, m.id) {
 		return errors.New("acphttp: the initialize response is not the response to initialize")
 	}
+	if h.book != nil {
+		h.book.initialized(body)
+	}
 	h.in.put(h.ctx, oneLine(body), true)
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -206,7 +228,7 @@ func (h *httpClient) initialize(m *message, msg []byte) error {
 		return ErrClosed
 	}
 	h.wg.Add(1)
-	go h.openSSE(h.ctx, id, "", nil)
+	go h.openSSE(h.connCtx, id, "", nil)
 	return nil
 }
 
@@ -244,7 +266,10 @@ func (h *httpClient) postConnected(id string, m *message, msg []byte) error {
 			h.mu.Unlock()
 		}
 	}
-	resp, err := h.request(h.ctx, http.MethodPost, msg, header)
+	resp, err := h.post(id, msg, header)
+	if errors.Is(err, errReconnected) {
+		return nil
+	}
 	if err == nil {
 		if resp.StatusCode/100 == 2 {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))

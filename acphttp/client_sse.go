@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 )
 
 // openSession opens the SSE stream of session on the connection id, unless
@@ -28,7 +29,7 @@ func (h *httpClient) openSession(id, session string) error {
 	if s == nil {
 		s = &sessionStream{ready: make(chan struct{})}
 		var ctx context.Context
-		ctx, s.cancel = context.WithCancel(h.ctx)
+		ctx, s.cancel = context.WithCancel(h.connCtx)
 		h.known[session] = true
 		h.sessions[session] = s
 		h.wg.Add(1)
@@ -69,9 +70,15 @@ func (h *httpClient) openSSE(ctx context.Context, id, session string, s *session
 		}
 		settle(errors.New("acphttp: the session's SSE stream closed before opening"))
 	}()
-	err := h.readSSE(ctx, id, session, func() { settle(nil) })
+	var st streamState
+	err := h.readSSE(ctx, id, session, func() { settle(nil) }, &st)
 	if ctx.Err() != nil {
 		return
+	}
+	if h.rc != nil {
+		if err = h.resumeSSE(ctx, id, session, func() { settle(nil) }, &st, err); errors.Is(err, errReconnected) || ctx.Err() != nil {
+			return
+		}
 	}
 	if err != nil && !errors.As(err, new(*HTTPError)) && !errors.Is(err, errMessageTooLarge) {
 		which := "connection's"
@@ -103,12 +110,25 @@ func (h *httpClient) openSSE(ctx context.Context, id, session string, s *session
 
 // readSSE GETs a stream and queues its messages; it returns nil at the
 // end of the stream.
-func (h *httpClient) readSSE(ctx context.Context, id, session string, opened func()) error {
+func (h *httpClient) readSSE(ctx context.Context, id, session string, opened func(), st *streamState) error {
 	header := map[string]string{"Accept": mimeEventStream, HeaderConnectionID: id}
 	if session != "" {
 		header[HeaderSessionID] = session
 	}
+	if st.last != "" {
+		header[HeaderLastEventID] = st.last
+	}
+	var cancel context.CancelFunc
+	stop := func() bool { return true }
+	if h.rc != nil {
+		// A stream silent for five keep-alive intervals is dead; a GET not
+		// answered within that (and minPostWait) too.
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		stop = time.AfterFunc(max(5*h.rc.KeepAlive, minPostWait), cancel).Stop
+	}
 	resp, err := h.request(ctx, http.MethodGet, nil, header)
+	stop()
 	if err != nil {
 		return err
 	}
@@ -116,8 +136,15 @@ func (h *httpClient) readSSE(ctx context.Context, id, session string, opened fun
 	if resp.StatusCode/100 != 2 {
 		return newHTTPError("ACP SSE connection failed", resp)
 	}
+	st.opened = true
 	opened()
-	events := newSSEReader(resp.Body, h.max)
+	var body io.Reader = resp.Body
+	if h.rc != nil {
+		st.act.touch()
+		go watchSilence(ctx, &st.act, h.rc.KeepAlive, func() { st.silent.Store(true); cancel() })
+		body = &touchReader{resp.Body, &st.act}
+	}
+	events := newSSEReader(body, h.max)
 	for {
 		data, err := events.next()
 		if err == io.EOF {
@@ -126,12 +153,33 @@ func (h *httpClient) readSSE(ctx context.Context, id, session string, opened fun
 		if err != nil {
 			return err
 		}
+		cursor := ""
+		if events.idSeen {
+			if cursor = events.id; st.seen(cursor) {
+				continue // given twice
+			}
+			if len(data) == 0 {
+				st.take(cursor) // the stream's position
+				continue
+			}
+		}
 		m, err := scan(data)
 		if err != nil {
+			st.take(cursor)
 			continue // as the TypeScript client, skip what is not an object
 		}
 		h.track(id, session, &m)
-		h.in.put(ctx, oneLine(data), false)
+		if h.book != nil && !h.got(&m, data) {
+			st.take(cursor)
+			continue
+		}
+		st.act.pause()
+		queued := h.in.put(ctx, oneLine(data), false)
+		st.act.resume()
+		if !queued {
+			return ctx.Err()
+		}
+		st.take(cursor)
 	}
 }
 

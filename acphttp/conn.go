@@ -18,6 +18,9 @@ type mailbox struct {
 	aborted  bool        // the connection closed: the receiver ends at once
 	abortErr error       // why, when it broke a limit
 	sock     *sockStream // the receiver, when it is a connection of its own
+	log      *streamLog  // the stream's cursors and the messages it sent, when resumable
+	gen      uint64      // counts the receivers, when resumable (see resume_conn.go)
+	detach   func()      // ends the receiver, when another resumes the stream
 }
 
 // conn is one ACP connection of a Server: the agent's connection, the
@@ -30,6 +33,7 @@ type conn struct {
 	in     *inbox    // the agent's reader over Streamable HTTP
 	sock   *wsSocket // the agent's reader and writer over WebSocket
 	agent  Conn
+	rs     *resumeConn // nil unless the server's streams are resumable
 
 	// ctx ends when the connection does; it is the context of the request
 	// that Connect receives.
@@ -99,6 +103,9 @@ func (c *conn) Write(p []byte) (int, error) {
 		c.closeLocked(exceeded("MaxMessageBytes", c.limits.MaxMessageBytes))
 	}
 	c.mu.Unlock()
+	if c.rs != nil && c.ws {
+		c.flushSocket()
+	}
 	// The agent goes no faster than its client reads.
 	c.waitRoom(c.ctx)
 	if c.isClosed() {
@@ -124,7 +131,14 @@ func (c *conn) outboundLocked(msg []byte) {
 			c.initial <- nil
 			return
 		}
+		if c.rs != nil {
+			msg = c.rs.initialized(msg)
+		}
 		c.initial <- msg
+		if c.rs != nil && c.ws {
+			// Over a resumable WebSocket, the answer goes out on the stream.
+			c.enqueueLocked(&c.main, msg, &m)
+		}
 		return
 	}
 	m, err := scan(msg)
@@ -159,6 +173,16 @@ func (c *conn) outboundLocked(msg []byte) {
 		c.closeLocked(lerr)
 		return
 	}
+	c.enqueueLocked(mb, msg, &m)
+}
+
+// enqueueLocked queues msg, whose members are m, on mb, numbered when mb
+// is resumable.
+func (c *conn) enqueueLocked(mb *mailbox, msg []byte, m *message) {
+	if mb.log != nil {
+		c.rs.observeOut(m, msg)
+		msg = mb.log.stamp(msg, m)
+	}
 	mb.queue = append(mb.queue, msg)
 	c.buffered += len(msg)
 	c.broadcastLocked()
@@ -185,7 +209,7 @@ func (c *conn) streamLocked(route string) (*mailbox, *LimitError) {
 	if c.unclaimed >= c.limits.MaxBufferedSessionStreams {
 		return nil, exceeded("MaxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams)
 	}
-	mb := &mailbox{}
+	mb := c.newMailbox()
 	c.sessions[route] = mb
 	c.unclaimed++
 	return mb, nil
@@ -224,7 +248,8 @@ func (c *conn) acquire(session string) (*mailbox, int, string) {
 	if c.finished {
 		return nil, 404, "Unknown Acp-Connection-Id"
 	}
-	mb := &mailbox{receiver: true}
+	mb := c.newMailbox()
+	mb.receiver = true
 	c.sessions[session] = mb
 	return mb, 0, ""
 }
@@ -240,7 +265,8 @@ func (c *conn) release(session string, mb *mailbox) {
 		return
 	}
 	if len(mb.queue) == 0 {
-		if c.sessions[session] == mb {
+		if c.sessions[session] == mb && mb.log == nil {
+			// A resumable stream stays, for its client to resume it.
 			delete(c.sessions, session)
 		}
 		return
@@ -265,6 +291,11 @@ func (c *conn) next(ctx context.Context, mb *mailbox, keepAlive <-chan time.Time
 				err = ErrClosed
 			}
 			return nil, err
+		}
+		if ctx.Err() != nil {
+			// Another receiver resumed the stream (see resume_conn.go).
+			c.mu.Unlock()
+			return nil, ctx.Err()
 		}
 		if len(mb.queue) > 0 {
 			msg := c.dequeueLocked(mb)
@@ -311,6 +342,9 @@ func (c *conn) dequeueLocked(mb *mailbox) []byte {
 	}
 	c.buffered -= len(msg)
 	c.lastProgress = time.Now()
+	if mb.log != nil {
+		mb.log.retain(msg, c.rs.opts, c.lastProgress)
+	}
 	c.broadcastLocked()
 	return msg
 }

@@ -37,6 +37,12 @@
 //	…
 //	conn := acpv1.NewClientSideConnection(client, t, t)
 //
+// Options.Resumable and ClientOptions.Reconnect make streams survive a
+// drop, after the draft RFD "Durable & Resumable HTTP/WS Transport": the
+// server numbers each stream's messages with cursors and replays them
+// after a client's cursor, and the client reconnects, resumes, and takes
+// its sessions back on a new connection when the server cannot resume.
+//
 // The package is schema-independent: it reads no more of a message than
 // the members it routes by (id, method, params.sessionId and
 // result.sessionId), so it serves every protocol version's connections.

@@ -51,6 +51,15 @@ func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.wg.Done()
+	if c.rs != nil {
+		if !c.admit(&m) {
+			// Sent again after a drop, and delivered already.
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		// A message taken is delivered, whether or not its client waits.
+		r = r.WithContext(c.ctx)
+	}
 	status, text := c.post(r, &m, body)
 	if status != http.StatusAccepted {
 		textResponse(w, status, text)

@@ -91,6 +91,11 @@ type Options struct {
 	// A web page that the user has given such a credential, or that
 	// OriginPatterns cannot describe, may then reach the server.
 	DisableOriginCheck bool
+
+	// Resumable, when set, makes the server's streams resumable, after
+	// the draft RFD "Durable & Resumable HTTP/WS Transport": see
+	// Resumable. Nil keeps the transport as the TypeScript SDK speaks it.
+	Resumable *Resumable
 }
 
 // Server is the http.Handler of an ACP endpoint (conventionally /acp)
@@ -128,6 +133,7 @@ type Server struct {
 	guard   *guard
 	log     *log.Logger
 	max     int
+	resume  *Resumable // nil unless resumable
 
 	mu       sync.Mutex
 	conns    map[string]*conn
@@ -145,6 +151,10 @@ func NewServer(connect ConnectFunc, opts *Options) *Server {
 		s.limits = opts.Limits
 		s.log = opts.ErrorLog
 		s.max = opts.MaxConnections
+		if opts.Resumable != nil {
+			r := opts.Resumable.withDefaults()
+			s.resume = &r
+		}
 	}
 	s.limits = s.limits.withDefaults()
 	return s
@@ -195,7 +205,9 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		ctx: ctx, cancel: cancel,
 		lastProgress: time.Now(),
 	}
-	if ws {
+	if s.resume != nil {
+		c.resumable(s.resume)
+	} else if ws {
 		c.sock = newWSSocket(c)
 	} else {
 		c.stopWrites, c.cancelWrite = context.WithCancel(context.Background())
@@ -321,7 +333,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.servePost(w, r)
 	case http.MethodGet:
 		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+			if s.resume != nil {
+				s.serveResumableWS(w, r)
+				return
+			}
 			s.serveWebSocket(w, r)
+			return
+		}
+		if s.resume != nil {
+			s.serveResumableGet(w, r)
 			return
 		}
 		s.serveGet(w, r)

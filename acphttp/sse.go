@@ -96,7 +96,16 @@ func (s *responseSink) writeEvents(b []byte) error {
 // ctx does. A write the client takes none of for MaxOutputStall fails, and
 // so does one still under way writeGrace after the connection closes.
 func (c *conn) stream(ctx context.Context, out eventSink, mb *mailbox) (err error) {
-	keepAlive := time.NewTicker(keepAliveInterval)
+	c.mu.Lock()
+	gen := mb.gen
+	c.mu.Unlock()
+	return c.streamAs(ctx, out, mb, gen)
+}
+
+// streamAs is stream for the receiver of generation gen of mb: once
+// another receiver has resumed the stream, it takes nothing more of it.
+func (c *conn) streamAs(ctx context.Context, out eventSink, mb *mailbox, gen uint64) (err error) {
+	keepAlive := time.NewTicker(c.keepAlive())
 	defer keepAlive.Stop()
 	var mu sync.Mutex // out is not used once stream returns
 	done := false
@@ -137,12 +146,10 @@ func (c *conn) stream(ctx context.Context, out eventSink, mb *mailbox) (err erro
 		// buffer that an idle stream does not keep.
 		buf := framePool.Get().(*bytes.Buffer)
 		for msg != nil {
-			buf.WriteString("data: ")
-			buf.Write(msg)
-			buf.WriteString("\n\n")
+			writeEvent(buf, mb, msg)
 			msg = nil
-			if buf.Len() < maxBatch {
-				msg = c.take(mb)
+			if buf.Len() < maxBatch && ctx.Err() == nil {
+				msg = c.takeFor(mb, gen)
 			}
 		}
 		err = write(buf.Bytes())
@@ -166,6 +173,11 @@ type sseReader struct {
 	br   *bufio.Reader
 	max  int
 	data []byte
+	// id is the last event id the stream gave (its id field), as the
+	// cursor of a resumable stream; idSeen says the event next returned
+	// had one.
+	id     string
+	idSeen bool
 }
 
 // sseReadBuffer is the size of an SSE reader's buffer: a line longer than
@@ -178,9 +190,12 @@ func newSSEReader(r io.Reader, max int) *sseReader {
 	return &sseReader{br: bufio.NewReaderSize(r, sseReadBuffer), max: max}
 }
 
-// next returns the data of the next event that has data; io.EOF at the end.
+// next returns the data of the next event that has data, or empty data
+// for an event with an id alone (the position of a resumable stream);
+// io.EOF at the end.
 func (s *sseReader) next() ([]byte, error) {
 	s.data = s.data[:0]
+	s.idSeen = false
 	has := false
 	for {
 		line, err := s.line()
@@ -192,8 +207,14 @@ func (s *sseReader) next() ([]byte, error) {
 		}
 		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		if len(line) == 0 {
-			if has {
+			if has || s.idSeen {
 				return s.data, nil
+			}
+			continue
+		}
+		if id, ok := bytes.CutPrefix(line, []byte("id:")); ok {
+			if id = bytes.TrimPrefix(id, []byte(" ")); bytes.IndexByte(id, 0) < 0 {
+				s.id, s.idSeen = string(id), true
 			}
 			continue
 		}

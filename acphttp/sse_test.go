@@ -10,11 +10,12 @@ import (
 
 // TestSSEReader checks the events the client reads: data lines joined,
 // comments and other fields skipped, CRLF and a missing last blank line
-// taken, and an event over the limit refused.
+// taken, an event with an id alone reported with its id, and an event
+// over the limit refused.
 func TestSSEReader(t *testing.T) {
 	in := ":\n\nevent: x\ndata: {\"a\":1}\r\n\r\ndata:{\"b\":\ndata: 2}\n\nid: 7\n\ndata: last"
 	r := newSSEReader(strings.NewReader(in), 100)
-	var got []string
+	var got, ids []string
 	for {
 		data, err := r.next()
 		if err == io.EOF {
@@ -23,10 +24,17 @@ func TestSSEReader(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(data) == 0 && r.idSeen {
+			ids = append(ids, r.id) // an event with an id alone
+			continue
+		}
 		got = append(got, string(data))
 	}
 	if want := []string{`{"a":1}`, "{\"b\":\n2}", "last"}; strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("events %q, want %q", got, want)
+	}
+	if len(ids) != 1 || ids[0] != "7" || r.id != "7" {
+		t.Errorf("ids %q (last %q), want [7]", ids, r.id)
 	}
 	big := "data: " + strings.Repeat("x", 200) + "\n\n"
 	if _, err := newSSEReader(strings.NewReader(big), 100).next(); err != errMessageTooLarge {

@@ -54,9 +54,18 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// BenchmarkNetwork runs the benchmark of each profile against acpgen's
+// agent, acpgen's with resumable streams (the default retention), the
+// TypeScript SDK's, and, over Streamable HTTP, the floor: the same event
+// bytes written by a bare net/http SSE handler with no ACP (netagent
+// -floor), what the machine allows.
 func BenchmarkNetwork(b *testing.B) {
 	for _, profile := range []string{"ws", "http"} {
-		for _, agent := range []string{"acpgen", "ts"} {
+		agents := []string{"acpgen", "acpgen-resumable", "ts"}
+		if profile == "http" {
+			agents = append(agents, "floor")
+		}
+		for _, agent := range agents {
 			b.Run(profile+"/"+agent, func(b *testing.B) {
 				p := startAgent(b, agent)
 				benchNetwork(b, p, profile)
@@ -74,7 +83,11 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 		url = "ws" + strings.TrimPrefix(url, "http")
 	}
 	before := p.rss(b)
-	clients := connectAll(b, url, *netConns)
+	dial := connect
+	if p.floor {
+		dial = connectFloor
+	}
+	clients := connectAll(b, url, *netConns, dial)
 	idle := p.rss(b) - before
 
 	var latencies []time.Duration
@@ -110,7 +123,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 	cpu, self := p.cpu(b)-cpuBefore, selfCPU()-selfBefore
 	var received int64
 	for _, c := range clients {
-		received += c.updates.Load()
+		received += c.received()
 	}
 	if want := int64(b.N) * int64(len(clients)) * int64(*netChunks); received != want {
 		b.Fatalf("the clients received %d session updates, want %d", received, want)
@@ -128,17 +141,32 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 // netClient is one client connection with its session.
 type netClient struct {
 	conn    *acpv1.ClientSideConnection
-	close   func() error
+	closer  func() error
 	session acpv1.SessionID
 	updates atomic.Int64 // session updates received
 }
 
-// connectAll connects n clients to the agent at url, a few at a time, each
-// with initialize and session/new, and closes them when the benchmark ends.
-func connectAll(b *testing.B, url string, n int) []*netClient {
+func (c *netClient) received() int64 { return c.updates.Load() }
+
+func (c *netClient) close() error { return c.closer() }
+
+// benchClient is one client of a benchmark.
+type benchClient interface {
+	// prompt asks for n session updates and returns the round trip's
+	// duration.
+	prompt(ctx context.Context, n int) (time.Duration, error)
+	// received returns the session updates received so far.
+	received() int64
+	// close ends the client.
+	close() error
+}
+
+// connectAll connects n clients to the agent at url with dial, a few at a
+// time, and closes them when the benchmark ends.
+func connectAll(b *testing.B, url string, n int, dial func(context.Context, string) (benchClient, error)) []benchClient {
 	ctx, cancel := context.WithTimeout(context.Background(), netTimeout)
 	defer cancel()
-	clients := make([]*netClient, n)
+	clients := make([]benchClient, n)
 	errs := make(chan error, n)
 	sem := make(chan struct{}, 32)
 	var wg sync.WaitGroup
@@ -148,7 +176,7 @@ func connectAll(b *testing.B, url string, n int) []*netClient {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			c, err := connect(ctx, url)
+			c, err := dial(ctx, url)
 			if err != nil {
 				errs <- fmt.Errorf("client %d: %w", i, err)
 				return
@@ -180,14 +208,14 @@ var httpClient = &http.Client{Transport: &http.Transport{
 }}
 
 // connect dials the agent at url and opens a session.
-func connect(ctx context.Context, url string) (*netClient, error) {
+func connect(ctx context.Context, url string) (benchClient, error) {
 	c := &netClient{}
 	t, err := acphttp.Dial(ctx, url, &acphttp.ClientOptions{HTTPClient: httpClient})
 	if err != nil {
 		return nil, err
 	}
 	c.conn = acpv1.NewClientSideConnection(c, t, t)
-	c.close = t.Close
+	c.closer = t.Close
 	if _, err := c.conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
 		t.Close()
 		return nil, fmt.Errorf("initialize: %w", err)
@@ -222,8 +250,9 @@ func (c *netClient) RequestPermission(ctx context.Context, p *acpv1.RequestPermi
 
 // agentProcess is a benchmark agent serving at url.
 type agentProcess struct {
-	url string
-	cmd *exec.Cmd
+	url   string
+	cmd   *exec.Cmd
+	floor bool // it serves the floor, not ACP
 }
 
 var (
@@ -238,7 +267,7 @@ var (
 func startAgent(b *testing.B, name string) *agentProcess {
 	var cmd *exec.Cmd
 	switch name {
-	case "acpgen":
+	case "acpgen", "acpgen-resumable", "floor":
 		netagentOnce.Do(func() {
 			dir, err := os.MkdirTemp("", "acpgen-bench")
 			if err != nil {
@@ -254,6 +283,12 @@ func startAgent(b *testing.B, name string) *agentProcess {
 			b.Fatal(netagentErr)
 		}
 		cmd = exec.Command(netagentBin, "-listen", "127.0.0.1:0")
+		switch name {
+		case "acpgen-resumable":
+			cmd.Args = append(cmd.Args, "-resumable")
+		case "floor":
+			cmd.Args = append(cmd.Args, "-floor")
+		}
 		if *netProfile != "" {
 			cmd.Args = append(cmd.Args, "-cpuprofile", *netProfile)
 		}
@@ -294,7 +329,7 @@ func startAgent(b *testing.B, name string) *agentProcess {
 		b.Fatalf("%s agent printed %q (%v), want \"listening on URL\"", name, line, err)
 	}
 	go io.Copy(io.Discard, stderr) // until it exits, so that it never blocks writing
-	return &agentProcess{url: url, cmd: cmd}
+	return &agentProcess{url: url, cmd: cmd, floor: name == "floor"}
 }
 
 // selfCPU returns the CPU time this process, the clients', has used so

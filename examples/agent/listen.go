@@ -17,7 +17,7 @@ import (
 
 // listenAndServe serves the echo agent at http://addr/acp, over Streamable
 // HTTP and WebSocket, each client's connection with an agent of its own,
-// until SIGINT or SIGTERM. Once it accepts connections it prints one line,
+// its streams resumable, until SIGINT or SIGTERM. Once it accepts connections it prints one line,
 // "listening on http://HOST:PORT/acp", to stderr (with the port it picked
 // for port 0).
 func listenAndServe(addr string) error {
@@ -38,7 +38,11 @@ func listenAndServe(addr string) error {
 			}
 		}()
 		return c, nil
-	}, nil)
+	}, &acphttp.Options{
+		// Streams resume after a drop (the draft RFD "Durable & Resumable
+		// HTTP/WS Transport"), with the default retention and grace.
+		Resumable: &acphttp.Resumable{},
+	})
 	mux := http.NewServeMux()
 	mux.Handle("/acp", acp)
 	var protocols http.Protocols // HTTP/1.1, and HTTP/2 without TLS (h2c)

@@ -39,6 +39,8 @@ import (
 
 func main() {
 	addr := flag.String("listen", "127.0.0.1:0", "the address to serve at")
+	flag.BoolVar(&resumable, "resumable", false, "serve with resumable streams (acphttp.Options.Resumable, the default retention)")
+	flag.BoolVar(&floor, "floor", false, "serve no ACP: a bare net/http SSE handler that writes a prompt's events (see floor.go)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
 	flag.StringVar(&memProfile, "memprofile", "", "on each SIGUSR2, write heap and goroutine profiles and memory statistics to `PREFIX`.N.heap, .goroutine and .memstats")
 	flag.Parse()
@@ -72,13 +74,21 @@ func serve(addr string) error {
 	if err != nil {
 		return err
 	}
+	var opts acphttp.Options
+	if resumable {
+		opts.Resumable = &acphttp.Resumable{}
+	}
 	acp := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 		return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
 			return &agent{conn: c}
 		}, out, in), nil
-	}, nil)
+	}, &opts)
 	mux := http.NewServeMux()
-	mux.Handle("/acp", acp)
+	if floor {
+		mux.Handle("/acp", newFloor())
+	} else {
+		mux.Handle("/acp", acp)
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
@@ -113,6 +123,9 @@ func serve(addr string) error {
 
 // memProfile is the prefix of the files of -memprofile, or "".
 var memProfile string
+
+// resumable and floor are the flags of the same names.
+var resumable, floor bool
 
 // writeMemProfiles writes the profiles and statistics of the n-th SIGUSR2
 // when -memprofile asks for them.

@@ -108,9 +108,36 @@ func checkClientCases(t *testing.T, out []byte, beforeInitialize bool) {
 		// The version router answers before initialize, as the TypeScript SDK's does.
 		t.Errorf("session/new before initialize: %+v %s", f, f.Data)
 	}
-	if !jsonEqual(string(got.Initialize), `{"protocolVersion":1,"authMethods":[],"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"}}`) {
+	if !jsonEqual(withoutTransportMeta(t, got.Initialize), `{"protocolVersion":1,"authMethods":[],"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"}}`) {
 		t.Errorf("initialize: %s", got.Initialize)
 	}
 	got.check(t, false)
 	checkFailures(t, got.UnknownMethod, got.InvalidParams)
+}
+
+// withoutTransportMeta returns the JSON object raw without the _meta
+// members a resumable network transport adds (acp/transport, acp/cursor),
+// and without _meta once it is empty.
+func withoutTransportMeta(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj["_meta"] == nil {
+		return string(raw)
+	}
+	var meta map[string]json.RawMessage
+	if err := json.Unmarshal(obj["_meta"], &meta); err != nil {
+		return string(raw)
+	}
+	for k := range meta {
+		if strings.HasPrefix(k, "acp/") {
+			delete(meta, k)
+		}
+	}
+	if len(meta) == 0 {
+		delete(obj, "_meta")
+	} else {
+		obj["_meta"], _ = json.Marshal(meta)
+	}
+	b, _ := json.Marshal(obj)
+	return string(b)
 }

@@ -13,7 +13,8 @@ func TestReadmeNetwork(t *testing.T) {
 	for _, c := range []struct{ path, heading, uses string }{
 		{networkPage, "## A server", "acp.Shutdown(ctx)"},
 		{networkPage, "## Clients", "acphttp.Dial("},
-		{networkPage, "## Reconnecting", "conn.LoadSession("},
+		{networkPage, "## Resumable streams", "Resumable: &acphttp.Resumable{"},
+		{networkPage, "## Reconnecting by hand", "conn.LoadSession("},
 		{networkPage, "## Affinity and cookies", "http.SetCookie("},
 		{readme, "## Over the network", "acphttp.NewServer("},
 	} {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"os/exec"
@@ -34,6 +35,11 @@ func TestTypeScriptClientDrivesListeningAgent(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			out := runOutput(t, nodeBin, filepath.Join(node.Dir(), "client_net.mjs"), p.url(s.URL))
 			checkClientCases(t, out, false)
+			// The client, which knows nothing of resumable streams, read the
+			// advertisement and the cursors without harm.
+			if !strings.Contains(string(out), `"acp/transport":{"resumable":{"retentionMessages":1024,"retentionSeconds":300}}`) {
+				t.Errorf("initialize does not advertise resumable streams: %s", out)
+			}
 		})
 	}
 	checkStops(t, s)
@@ -123,7 +129,46 @@ func TestAgentListenServesH2C(t *testing.T) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusOK || resp.Header.Get("Acp-Connection-Id") == "" ||
-		!jsonEqual(string(body), `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"authMethods":[],"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"}}}`) {
+		!jsonEqual(withoutTransportMeta(t, resultOf(body)), `{"protocolVersion":1,"authMethods":[],"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"}}`) {
 		t.Errorf("initialize over h2c: %s %s, Acp-Connection-Id %q: %s", resp.Proto, resp.Status, resp.Header.Get("Acp-Connection-Id"), body)
 	}
+}
+
+// resultOf returns the result of the JSON-RPC response body, or body.
+func resultOf(body []byte) json.RawMessage {
+	var r struct{ Result json.RawMessage }
+	if json.Unmarshal(body, &r) != nil || r.Result == nil {
+		return body
+	}
+	return r.Result
+}
+
+// TestPlainSSEClientResumes runs a plain SSE client, Node's fetch with
+// Last-Event-ID (interop/resume_sse.mjs), against examples/agent -listen:
+// it resumes a session stream after a drop and gets what followed its
+// cursor again, identical, then the turn's state, and the turn goes on.
+func TestPlainSSEClientResumes(t *testing.T) {
+	nodeBin := node.Require(t)
+	agent, _ := binaries(t)
+	s := listen(t, exec.Command(agent, "-listen", "127.0.0.1:0"))
+	out := runOutput(t, nodeBin, filepath.Join(node.Dir(), "resume_sse.mjs"), s.URL)
+	var got struct {
+		Advertised    json.RawMessage
+		CursorsAreIds bool
+		Replayed      int
+		Identical     bool
+		State         string
+		Said          []string
+		StopReason    string
+		Refusal       string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !jsonEqual(string(got.Advertised), `{"resumable":{"retentionMessages":1024,"retentionSeconds":300}}`) || !got.CursorsAreIds ||
+		got.Replayed < 2 || !got.Identical || got.State != "requires_action" || strings.Join(got.Said, "|") != "permission: allow" ||
+		got.StopReason != "end_turn" || got.Refusal != "409" {
+		t.Errorf("the plain SSE client saw %s", out)
+	}
+	checkStops(t, s)
 }

@@ -1,0 +1,242 @@
+package acphttp
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Resumable makes the streams of a Server resumable, after the RFD
+// "Durable & Resumable HTTP/WS Transport" (a draft: the option is off by
+// default while it is one). Each server-to-client stream numbers its
+// messages with a cursor, sent as the SSE event's id and as
+// _meta["acp/cursor"] of the message's params (a response's result) on
+// both profiles, and keeps the messages it has sent in a ring bounded by
+// RetentionMessages and RetentionAge. A client that lost its stream
+// comes back with the cursor of the last message it got (a GET with
+// Last-Event-ID, or a WebSocket whose first frame is stream/resume) and
+// gets every message after it, identical, then the live stream; a cursor
+// the server no longer holds, or never gave, is refused (409, or
+// stream/resume_failed) rather than answered with a live stream that
+// misses messages. A connection whose streams have no receiver keeps its
+// sessions and running turns for Grace, then ends.
+//
+// The initialize result advertises it as
+// _meta["acp/transport"] = {"resumable": {"retentionMessages", "retentionSeconds"}}.
+type Resumable struct {
+	// RetentionMessages bounds the messages each stream keeps once sent;
+	// zero means DefaultRetentionMessages.
+	RetentionMessages int
+	// RetentionAge bounds how long a sent message is kept; zero means
+	// DefaultRetentionAge.
+	RetentionAge time.Duration
+	// Grace is how long a connection whose streams have no receiver (a
+	// WebSocket closed, the connection's SSE stream gone) lives on for its
+	// client to resume it; zero means DefaultGrace.
+	Grace time.Duration
+	// KeepAlive is the interval of the SSE comments and WebSocket pings
+	// of an idle stream; zero means DefaultKeepAlive. A client that hears
+	// nothing for five intervals takes the stream for dead.
+	KeepAlive time.Duration
+}
+
+// The defaults of Resumable.
+const (
+	DefaultRetentionMessages = 1024
+	DefaultRetentionAge      = 5 * time.Minute
+	DefaultGrace             = time.Minute
+	DefaultKeepAlive         = 15 * time.Second
+)
+
+// withDefaults returns r with each zero or negative field set to its
+// default.
+func (r Resumable) withDefaults() Resumable {
+	if r.RetentionMessages <= 0 {
+		r.RetentionMessages = DefaultRetentionMessages
+	}
+	if r.RetentionAge <= 0 {
+		r.RetentionAge = DefaultRetentionAge
+	}
+	if r.Grace <= 0 {
+		r.Grace = DefaultGrace
+	}
+	if r.KeepAlive <= 0 {
+		r.KeepAlive = DefaultKeepAlive
+	}
+	return r
+}
+
+// advertisement is the _meta member of the initialize result that tells
+// the client the streams are resumable.
+func (r *Resumable) advertisement() []byte {
+	b := []byte(`{"resumable":{"retentionMessages":`)
+	b = strconv.AppendInt(b, int64(r.RetentionMessages), 10)
+	b = append(b, `,"retentionSeconds":`...)
+	b = strconv.AppendInt(b, int64(r.RetentionAge/time.Second), 10)
+	return append(b, "}}"...)
+}
+
+// The _meta keys of the RFD.
+const (
+	metaCursor    = "acp/cursor"
+	metaTransport = "acp/transport"
+	metaTurnState = "acp/turnState"
+)
+
+// The reasons of a refused resume.
+const (
+	reasonUnknown = "unknown_cursor" // a cursor the stream never gave
+	reasonExpired = "expired_cursor" // one past the stream's retention
+	reasonForeign = "foreign_cursor" // one of another stream
+)
+
+// streamLog numbers the messages of one stream and keeps those sent, for
+// a resume. A cursor is the stream's tag, a dot, and the message's
+// number: opaque to clients, and told apart from another stream's,
+// another connection's or another process's by the tag.
+type streamLog struct {
+	tag  string
+	next uint64     // the number of the next message
+	base uint64     // the number of sent[0]
+	sent []retained // the messages sent, oldest first
+	// framed: the messages are SSE events (id and data lines); otherwise
+	// JSON texts, for a WebSocket.
+	framed bool
+}
+
+// retained is a message sent and kept.
+type retained struct {
+	at  time.Time
+	msg []byte
+}
+
+func newStreamLog(framed bool) *streamLog {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return &streamLog{tag: hex.EncodeToString(b[:]), next: 1, base: 1, framed: framed}
+}
+
+// cursor returns the cursor of the message numbered n.
+func (l *streamLog) cursor(n uint64) string {
+	return l.tag + "." + strconv.FormatUint(n, 10)
+}
+
+// stamp numbers msg, the stream's next message: it returns msg with its
+// cursor in _meta, as an SSE event when the stream is one.
+func (l *streamLog) stamp(msg []byte, m *message) []byte {
+	c := l.cursor(l.next)
+	l.next++
+	q, _ := jsontext.AppendQuote(nil, c)
+	where := "params"
+	if m.isResponse() {
+		where = "result"
+	}
+	msg = withMeta(msg, where, metaCursor, q)
+	if !l.framed {
+		return msg
+	}
+	ev := make([]byte, 0, len(msg)+len(c)+14)
+	ev = append(ev, "id: "...)
+	ev = append(ev, c...)
+	ev = append(ev, "\ndata: "...)
+	ev = append(ev, msg...)
+	return append(ev, "\n\n"...)
+}
+
+// retain keeps msg, just sent, dropping what is past the retention.
+func (l *streamLog) retain(msg []byte, r *Resumable, now time.Time) {
+	l.sent = append(l.sent, retained{now, msg})
+	l.evict(r, now)
+}
+
+// evict drops the sent messages past the retention.
+func (l *streamLog) evict(r *Resumable, now time.Time) {
+	drop := 0
+	if over := len(l.sent) - r.RetentionMessages; over > 0 {
+		drop = over
+	}
+	for drop < len(l.sent) && now.Sub(l.sent[drop].at) > r.RetentionAge {
+		drop++
+	}
+	if drop == 0 {
+		return
+	}
+	clear(l.sent[:drop])
+	l.sent = l.sent[drop:]
+	l.base += uint64(drop)
+	if len(l.sent) == 0 {
+		l.sent = nil
+	}
+}
+
+// position returns the number in cursor, or the reason it is refused:
+// another stream's, or not one this stream still holds the messages after.
+func (l *streamLog) position(cursor string, r *Resumable, now time.Time) (uint64, string) {
+	tag, num, ok := strings.Cut(cursor, ".")
+	if !ok || tag != l.tag {
+		return 0, reasonForeign
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || n >= l.next {
+		return 0, reasonUnknown
+	}
+	l.evict(r, now)
+	if n+1 < l.base {
+		return 0, reasonExpired
+	}
+	return n, ""
+}
+
+// rewind puts the messages sent after the message numbered n back at the
+// head of queue, and returns the queue and the bytes put back.
+func (l *streamLog) rewind(n uint64, queue [][]byte) ([][]byte, int) {
+	k := int(n + 1 - l.base)
+	if k >= len(l.sent) {
+		// Nothing sent after n; what is queued may start at or before it
+		// only if the client had it, which it cannot have.
+		return queue, 0
+	}
+	back := make([][]byte, 0, len(l.sent)-k+len(queue))
+	size := 0
+	for _, r := range l.sent[k:] {
+		back = append(back, r.msg)
+		size += len(r.msg)
+	}
+	clear(l.sent[k:])
+	l.sent = l.sent[:k]
+	return append(back, queue...), size
+}
+
+// lastCursor returns the cursor of the last message numbered, or "" for
+// a stream that has numbered none.
+func (l *streamLog) lastCursor() string {
+	if l.next == 1 {
+		return ""
+	}
+	return l.cursor(l.next - 1)
+}
+
+// resumeFailure is the body of a refused resume: the reason, and the
+// cursor refused.
+func resumeFailure(reason, cursor string) []byte {
+	b := []byte(`{"reason":`)
+	b, _ = jsontext.AppendQuote(b, reason)
+	b = append(b, `,"cursor":`...)
+	b, _ = jsontext.AppendQuote(b, cursor)
+	return append(b, '}')
+}
+
+// eventData returns the JSON text of ev, a message as a stream queues it:
+// itself, or the data of an SSE event.
+func eventData(ev []byte, framed bool) []byte {
+	if !framed {
+		return ev
+	}
+	_, data, _ := bytes.Cut(ev, []byte("\ndata: "))
+	return bytes.TrimSuffix(data, []byte("\n\n"))
+}
