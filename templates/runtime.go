@@ -76,6 +76,7 @@ var Runtimes = []Runtime{
 	{Name: "session_conn.go", Dir: "session", When: WithSessions},
 	{Name: "session_plan_ops.go", Dir: "session", When: WithPlanOps},
 	{Name: "session_plan_ops_off.go", Dir: "session", When: WithoutPlanOps},
+	{Name: "store.go", Dir: "session", When: WithSessions},
 	{Name: "turn.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_calls.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_sessions.go", Dir: "turn", When: WithTurns},
