@@ -33,8 +33,9 @@ const (
 	// no plan operations, or has them only behind a gate (the file is then
 	// built when the gate is off).
 	WithoutPlanOps
-	// WithTurns: packages with the session runtime whose protocol has the
-	// v2 prompt lifecycle (the turn runtime and the session contract).
+	// WithTurns: packages with the session runtime whose schema has what
+	// the turn runtime of their protocol version needs (the turn runtime,
+	// the history it keeps and the session contract).
 	WithTurns
 )
 
@@ -81,6 +82,7 @@ var Runtimes = []Runtime{
 	{Name: "turn_calls.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_sessions.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_client.go", Dir: "turn", When: WithTurns},
+	{Name: "turn_history.go", Dir: "turn", When: WithTurns},
 	{Name: "decode_checks.go", Dir: "codec", Helpers: true},
 	{Name: "decode.go", Dir: "codec", Helpers: true},
 	{Name: "decode_objects.go", Dir: "codec", Helpers: true},
