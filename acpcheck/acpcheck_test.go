@@ -53,7 +53,8 @@ func TestFakeAgentPasses(t *testing.T) {
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"agent.cancel.permission", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.session.delete", "agent.plan.v2-id", "agent.plan.v1-fallback", "agent.session.load-replay"} {
+	for _, id := range []string{"agent.cancel.permission", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.session.delete", "agent.plan.v2-id", "agent.plan.v1-fallback", "agent.session.load-replay",
+		"agent.session.v2-replay-start", "agent.session.v2-replay-cursor"} {
 		if vs := r.Find(id); len(vs) == 0 || vs[len(vs)-1].Status != Pass {
 			t.Errorf("%s: %v, want a pass", id, vs)
 		}
@@ -90,6 +91,8 @@ func TestPlantedFaults(t *testing.T) {
 		{"v2-running", []int{2}, "agent.prompt.v2-running-idle"},
 		{"v2-required", []int{2}, "agent.session.v2-required"},
 		{"v2-resume-state", []int{2}, "agent.session.v2-resume-state"},
+		{"v2-replay-start", []int{2}, "agent.session.v2-replay-start"},
+		{"v2-replay-cursor", []int{2}, "agent.session.v2-replay-cursor"},
 		{"v2-plan-no-id", []int{2}, "agent.plan.v2-id"},
 		{"v2-v1-plan", []int{2}, "agent.plan.v2-no-v1-plan"},
 	}

@@ -199,7 +199,8 @@ func promptRequirements(version int) []string {
 	ids := []string{"agent.cancel.stop-reason", "agent.cancel.permission", "agent.cancel.no-late-update", "agent.plan.entries-complete"}
 	if version == 2 {
 		return append(ids, "agent.prompt.v2-message-id", "agent.prompt.v2-user-message", "agent.prompt.v2-running-idle",
-			"agent.prompt.v2-requires-action", "agent.plan.v2-id", "agent.plan.v2-no-v1-plan")
+			"agent.prompt.v2-requires-action", "agent.plan.v2-id", "agent.plan.v2-no-v1-plan",
+			"agent.session.v2-replay-start", "agent.session.v2-replay-cursor")
 	}
 	return append(ids, "agent.session.load-replay", "agent.prompt.v1-stop-reason", "agent.prompt.v1-updates-in-turn", "agent.plan.v1-fallback", "agent.plan.v1-operations")
 }

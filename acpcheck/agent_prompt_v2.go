@@ -31,6 +31,7 @@ func (c *agentConn) checkPromptV2() {
 		c.pass("agent.prompt.v2-message-id", "messageId %s", t.messageID)
 	}
 	c.judgeLifecycle(t, err)
+	c.checkResumeReplay(t, err)
 	c.cancelTurn()
 	c.judgePlansV2()
 }

@@ -42,6 +42,8 @@ func init() {
 		Requirement{"agent.session.modes", PerCapability, "An agent that offers session modes accepts session/set_mode to each mode it listed.", pageSessionSetup},
 		Requirement{"agent.session.config", PerCapability, "An agent that offers config options accepts session/set_config_option with a value it listed.", pageSessionSetup},
 		Requirement{"agent.session.v2-resume-state", Must, "A v2 agent's successful session/resume sends the session's current state (a state_update) before its answer.", pageSessionV2},
+		Requirement{"agent.session.v2-replay-start", Must, "A v2 agent answers session/resume with replayFrom {\"type\": \"start\"} with a result, after replaying the history it retains (none, if it retains none).", pageSessionV2},
+		Requirement{"agent.session.v2-replay-cursor", Must, "A v2 agent rejects a session/resume whose replayFrom cursor type it does not support with -32602 (Invalid params), rather than resuming without replay.", pageSessionV2},
 		Requirement{"agent.session.v2-required", Must, "A v2 agent whose initialize result has capabilities.session implements session/list, session/resume and session/close.", pageRequiredV2},
 
 		// Prompt turns.
