@@ -53,7 +53,7 @@ func TestFakeAgentPasses(t *testing.T) {
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
-	for _, id := range []ID{AgentCancelPermission, AgentPromptV2RequiresAction, AgentSessionV2Required, AgentSessionDelete, AgentPlanV2ID, AgentPlanV1Fallback, AgentSessionLoadReplay} {
+	for _, id := range []ID{AgentCancelPermission, AgentPromptV2RequiresAction, AgentSessionV2Required, AgentSessionDelete, AgentPlanV2ID, AgentPlanV1Fallback, AgentSessionLoadReplay, AgentSessionV2ReplayStart, AgentSessionV2ReplayCursor} {
 		if vs := r.Find(id); len(vs) == 0 || vs[len(vs)-1].Status != Pass {
 			t.Errorf("%s: %v, want a pass", id, vs)
 		}
@@ -92,6 +92,8 @@ func TestPlantedFaults(t *testing.T) {
 		{"v2-resume-state", []int{2}, AgentSessionV2ResumeState},
 		{"v2-plan-no-id", []int{2}, AgentPlanV2ID},
 		{"v2-v1-plan", []int{2}, AgentPlanV2NoV1Plan},
+		{"v2-replay-start", []int{2}, AgentSessionV2ReplayStart},
+		{"v2-replay-cursor", []int{2}, AgentSessionV2ReplayCursor},
 	}
 	for _, tc := range cases {
 		t.Run(tc.fault, func(t *testing.T) {

@@ -199,7 +199,7 @@ func promptRequirements(version int) []ID {
 	ids := []ID{AgentCancelStopReason, AgentCancelPermission, AgentCancelNoLateUpdate, AgentPlanEntriesComplete}
 	if version == 2 {
 		return append(ids, AgentPromptV2MessageID, AgentPromptV2UserMessage, AgentPromptV2RunningIdle,
-			AgentPromptV2RequiresAction, AgentPlanV2ID, AgentPlanV2NoV1Plan)
+			AgentPromptV2RequiresAction, AgentPlanV2ID, AgentPlanV2NoV1Plan, AgentSessionV2ReplayStart, AgentSessionV2ReplayCursor)
 	}
 	return append(ids, AgentSessionLoadReplay, AgentPromptV1StopReason, AgentPromptV1UpdatesInTurn, AgentPlanV1Fallback, AgentPlanV1Operations)
 }

@@ -31,6 +31,7 @@ func (c *agentConn) checkPromptV2() {
 		c.pass(AgentPromptV2MessageID, "messageId %s", t.messageID)
 	}
 	c.judgeLifecycle(t, err)
+	c.checkResumeReplay(t, err)
 	c.cancelTurn()
 	c.judgePlansV2()
 }

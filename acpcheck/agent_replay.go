@@ -68,3 +68,44 @@ func chunkText(body json.RawMessage) string {
 	_ = json.Unmarshal(body, &u)
 	return u.Content.Text
 }
+
+// checkResumeReplay resumes, on the same connection, the session of a v2
+// turn that has gone idle: with replayFrom start the agent replays what it
+// retains and answers with a result (ACP-FACTS: an agent that retained
+// nothing replays nothing); with a cursor type no agent supports (one
+// reserved for future versions) it answers -32602.
+func (c *agentConn) checkResumeReplay(t *turn, turnErr error) {
+	const start, cursor = AgentSessionV2ReplayStart, AgentSessionV2ReplayCursor
+	if turnErr != nil || t.resp == nil || t.resp.Error != nil {
+		c.verdict(start, NotExercised, "no prompt turn went idle")
+		c.verdict(cursor, NotExercised, "no prompt turn went idle")
+		return
+	}
+	before := len(c.updates)
+	res, err := c.call("session/resume", map[string]any{"sessionId": t.sid, "cwd": c.opts.Cwd, "replayFrom": map[string]any{"type": "start"}})
+	switch {
+	case err != nil || res.Error != nil:
+		c.fail(start, "session/resume with replayFrom start after a turn: %s", errText(res, err))
+	default:
+		replayed, user := 0, false
+		for _, u := range c.updatesFor(t.sid, before) {
+			if u.Kind == "state_update" {
+				continue
+			}
+			replayed++
+			user = user || u.Kind == "user_message" || u.Kind == "user_message_chunk"
+		}
+		c.pass(start, "%d updates replayed before the answer (the user message among them: %v)", replayed, user)
+	}
+	res, err = c.call("session/resume", map[string]any{"sessionId": t.sid, "cwd": c.opts.Cwd, "replayFrom": map[string]any{"type": "acpcheck_future_cursor"}})
+	switch {
+	case err != nil:
+		c.fail(cursor, "session/resume with an unknown replayFrom type: %v", err)
+	case res.Error == nil:
+		c.fail(cursor, "session/resume with the replayFrom type acpcheck_future_cursor, which no agent supports, was answered with a result")
+	case res.Error.Code != -32602:
+		c.fail(cursor, "session/resume with an unknown replayFrom type answered %s, want -32602", errText(res, nil))
+	default:
+		c.pass(cursor, "answered -32602")
+	}
+}

@@ -134,6 +134,7 @@ func (a *fakeAgent) request(id json.RawMessage, method string, params json.RawMe
 		Cwd                any             `json:"cwd"`
 		ClientCapabilities json.RawMessage `json:"clientCapabilities"`
 		Prompt             []struct{ Text string }
+		ReplayFrom         *struct{ Type string }
 	}
 	json.Unmarshal(params, &p)
 	switch method {
@@ -169,6 +170,13 @@ func (a *fakeAgent) request(id json.RawMessage, method string, params json.RawMe
 		a.mu.Lock()
 		v := a.version
 		a.mu.Unlock()
+		// It retains no history: replayFrom start replays nothing, unless
+		// the fault refuses it; another cursor is refused, unless the fault
+		// ignores it.
+		if r := p.ReplayFrom; v == 2 && r != nil && (r.Type == "start" && a.fault == "v2-replay-start" || r.Type != "start" && a.fault != "v2-replay-cursor") {
+			a.error(id, -32602, "unsupported replayFrom")
+			return
+		}
 		if v == 2 && a.fault != "v2-resume-state" {
 			a.update(p.SessionID, map[string]any{"sessionUpdate": "state_update", "state": "idle"})
 		}

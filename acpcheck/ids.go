@@ -108,6 +108,8 @@ const (
 	RemoteResumeUnknownCursor   // remote.resume.unknown-cursor
 	RemoteResumeCursors         // remote.resume.cursors
 	RemoteResumeState           // remote.resume.state
+	AgentSessionV2ReplayStart   // agent.session.v2-replay-start
+	AgentSessionV2ReplayCursor  // agent.session.v2-replay-cursor
 )
 
 // idNames holds the dotted id of every ID.
@@ -209,4 +211,6 @@ var idNames = [...]string{
 	RemoteResumeUnknownCursor:   "remote.resume.unknown-cursor",
 	RemoteResumeCursors:         "remote.resume.cursors",
 	RemoteResumeState:           "remote.resume.state",
+	AgentSessionV2ReplayStart:   "agent.session.v2-replay-start",
+	AgentSessionV2ReplayCursor:  "agent.session.v2-replay-cursor",
 }

@@ -33,8 +33,9 @@ const (
 	// no plan operations, or has them only behind a gate (the file is then
 	// built when the gate is off).
 	WithoutPlanOps
-	// WithTurns: packages with the session runtime whose protocol has the
-	// v2 prompt lifecycle (the turn runtime and the session contract).
+	// WithTurns: packages with the session runtime whose schema has what
+	// the turn runtime of their protocol version needs (the turn runtime,
+	// the history it keeps and the session contract).
 	WithTurns
 )
 
@@ -85,10 +86,12 @@ var Runtimes = []Runtime{
 	{Name: "session_conn.go", Dir: "session", When: WithSessions},
 	{Name: "session_plan_ops.go", Dir: "session", When: WithPlanOps},
 	{Name: "session_plan_ops_off.go", Dir: "session", When: WithoutPlanOps},
+	{Name: "store.go", Dir: "session", When: WithSessions},
 	{Name: "turn.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_calls.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_sessions.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_client.go", Dir: "turn", When: WithTurns},
+	{Name: "turn_history.go", Dir: "turn", When: WithTurns},
 	{Name: "decode_checks.go", Dir: "codec", Helpers: true},
 	{Name: "decode.go", Dir: "codec", Helpers: true},
 	{Name: "decode_objects.go", Dir: "codec", Helpers: true},

@@ -10,15 +10,16 @@ import (
 // v2's prompt lifecycle (the prompt answered at once with the user
 // message's id, then user_message, running, the turn, requires_action while
 // it asks for permission, and the idle update with the stop reason) and
-// serves its sessions (session/new, list, resume, close): the agent is its
-// Initialize and its turn, echoTurn.
+// serves its sessions (session/new, list, resume with the replay of the
+// conversation, close): the agent is its Initialize and its turn,
+// echoTurnV2.
 type agentV2 struct {
 	*acpv2.TurnRunner
 }
 
 // newAgentV2 returns the v2 agent of connection c.
 func newAgentV2(c *acpv2.AgentSideConnection) *agentV2 {
-	return &agentV2{acpv2.NewTurnRunner(c, echoTurn, nil)}
+	return &agentV2{acpv2.NewTurnRunner(c, echoTurnV2, &acpv2.TurnOptions{Store: storeV2})}
 }
 
 // Initialize advertises capabilities.session, which the embedded
@@ -30,11 +31,11 @@ func (a *agentV2) Initialize(ctx context.Context, p *acpv2.InitializeRequest) (*
 	return r, nil
 }
 
-// echoTurn runs one prompt turn: the echo of each text block (and a plan
+// echoTurnV2 runs one prompt turn: the echo of each text block (and a plan
 // after a block "plan"), then the permission request and its answer. A
 // cancelled turn ends after the echo, or with the cancelled outcome of
 // the permission request it waits on.
-func echoTurn(ctx context.Context, t *acpv2.Turn) error {
+func echoTurnV2(ctx context.Context, t *acpv2.Turn) error {
 	for _, block := range t.Request().Prompt {
 		text, ok := block.Value.(*acpv2.ContentBlockText)
 		if !ok {

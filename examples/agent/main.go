@@ -12,20 +12,21 @@
 // "permission: allow", "permission: reject" or "permission: cancelled",
 // before it ends the turn. A session/cancel during the prompt ends the turn
 // with stopReason "cancelled". Session ids are random, unique across
-// processes: a client that keeps sessions by id never mixes up two.
+// processes: a client that keeps sessions by id never mixes up two. The
+// sessions and their conversations are kept in memory while the process
+// runs: session/load (v1) and session/resume with replayFrom (v2) replay
+// them, on any connection.
 package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
-	"sync"
 
 	"github.com/acpgen/acpgen/examples/internal/wirelog"
 	"github.com/acpgen/acpgen/generated/acpv1"
+	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
 // wire is the wire log of -wire-log and $ACP_WIRE_LOG.
@@ -47,94 +48,75 @@ func main() {
 	}
 }
 
-// newAgent returns the agent of one connection, without its conn.
-func newAgent() *agent { return &agent{cancelled: map[acpv1.SessionID]bool{}} }
+// The sessions of every connection, kept for as long as the process runs:
+// a client that reconnects (over the network, -listen) loads or resumes
+// the sessions it created before.
+var (
+	storeV1 = &acpv1.MemoryStore{}
+	storeV2 = &acpv2.MemoryStore{}
+)
 
+// agent is the v1 echo agent. acpv1.TurnRunner runs its prompt turns in
+// v1's prompt lifecycle (the turn's updates, then the answer with its stop
+// reason; session/cancel answered with stopReason cancelled) and serves
+// its sessions (session/new, load with the replay of the conversation,
+// list, resume, close, delete): the agent is its Initialize and its turn,
+// echoTurn.
 type agent struct {
-	conn *acpv1.AgentSideConnection
-
-	mu        sync.Mutex
-	cancelled map[acpv1.SessionID]bool // sessions whose prompt turn was cancelled
+	*acpv1.TurnRunner
 }
 
+// newAgent returns the v1 agent of connection c.
+func newAgent(c *acpv1.AgentSideConnection) *agent {
+	return &agent{acpv1.NewTurnRunner(c, func(ctx context.Context, t *acpv1.Turn) error {
+		return echoTurn(ctx, c, t)
+	}, &acpv1.TurnOptions{Store: storeV1})}
+}
+
+// Initialize advertises loadSession and the session capabilities list,
+// resume, close and delete, which the embedded TurnRunner serves.
 func (a *agent) Initialize(ctx context.Context, p *acpv1.InitializeRequest) (*acpv1.InitializeResponse, error) {
 	r := acpv1.NewInitializeResponse(1)
 	r.AgentInfo = &acpv1.Implementation{Name: "acpgen-example-agent", Version: "1.0.0"}
 	r.AuthMethods = []acpv1.AuthMethod{} // none, written as [] as the TypeScript SDK's agents do
+	r.AgentCapabilities = &acpv1.AgentCapabilities{LoadSession: acpv1.Ptr(true),
+		SessionCapabilities: &acpv1.SessionCapabilities{List: &acpv1.SessionListCapabilities{},
+			Resume: &acpv1.SessionResumeCapabilities{}, Close: &acpv1.SessionCloseCapabilities{},
+			Delete: &acpv1.SessionDeleteCapabilities{}}}
 	return r, nil
 }
 
-// NewSession answers session/new with a random id, "sess_" and 32 hex
-// digits.
-func (a *agent) NewSession(ctx context.Context, p *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return nil, err
-	}
-	return acpv1.NewNewSessionResponse(acpv1.SessionID("sess_" + hex.EncodeToString(b[:]))), nil
-}
-
-func (a *agent) Cancel(ctx context.Context, p *acpv1.CancelNotification) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if _, ok := a.cancelled[p.SessionID]; ok {
-		a.cancelled[p.SessionID] = true
-	}
-	return nil
-}
-
-func (a *agent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.PromptResponse, error) {
-	a.mu.Lock()
-	a.cancelled[p.SessionID] = false // a turn is running
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		delete(a.cancelled, p.SessionID)
-		a.mu.Unlock()
-	}()
-	for _, block := range p.Prompt {
-		if t, ok := block.Value.(*acpv1.ContentBlockText); ok {
-			if err := a.say(ctx, p.SessionID, t.Text); err != nil {
-				return nil, err
+// echoTurn runs one prompt turn: the echo of each text block (and a plan
+// after a block "/plan A; B"), then the permission request and its
+// answer. A cancelled turn ends after the echo, or with the cancelled
+// outcome of the permission request it waits on.
+func echoTurn(ctx context.Context, c *acpv1.AgentSideConnection, t *acpv1.Turn) error {
+	for _, block := range t.Request().Prompt {
+		if text, ok := block.Value.(*acpv1.ContentBlockText); ok {
+			if err := t.Say(ctx, text.Text); err != nil {
+				return err
 			}
-			if err := a.plan(ctx, p.SessionID, t.Text); err != nil {
-				return nil, err
+			if err := plan(ctx, c, t, text.Text); err != nil {
+				return err
 			}
 		}
 	}
-	if a.isCancelled(p.SessionID) {
-		return acpv1.NewPromptResponse(acpv1.StopReasonCancelled), nil
+	if t.Cancelled() {
+		return nil
 	}
-	answer, err := a.conn.RequestPermission(ctx, acpv1.NewRequestPermissionRequest(p.SessionID,
+	answer, err := t.RequestPermission(ctx, acpv1.NewRequestPermissionRequest(t.SessionID(),
 		acpv1.ToolCallUpdate{ToolCallID: "call_1", Title: acpv1.Ptr("echo")},
 		[]acpv1.PermissionOption{
 			{OptionID: "allow", Name: "Allow", Kind: acpv1.PermissionOptionKindAllowOnce},
 			{OptionID: "reject", Name: "Reject", Kind: acpv1.PermissionOptionKindRejectOnce},
 		}))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	outcome := "cancelled"
 	if s, ok := answer.Outcome.Value.(*acpv1.RequestPermissionOutcomeSelected); ok {
 		outcome = string(s.OptionID)
 	}
-	if err := a.say(ctx, p.SessionID, "permission: "+outcome); err != nil {
-		return nil, err
-	}
-	if a.isCancelled(p.SessionID) {
-		return acpv1.NewPromptResponse(acpv1.StopReasonCancelled), nil
-	}
-	return acpv1.NewPromptResponse(acpv1.StopReasonEndTurn), nil
-}
-
-// say sends text to the client as an agent message chunk.
-func (a *agent) say(ctx context.Context, id acpv1.SessionID, text string) error {
-	return a.conn.SessionUpdate(ctx, acpv1.NewSessionNotification(id,
-		acpv1.NewSessionUpdateAgentMessageChunk(acpv1.NewContentBlockText(text))))
-}
-
-func (a *agent) isCancelled(id acpv1.SessionID) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.cancelled[id]
+	// The turn's last words go out after a cancellation too.
+	return t.Say(context.WithoutCancel(ctx), "permission: "+outcome)
 }

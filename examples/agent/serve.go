@@ -23,6 +23,7 @@ func serve(w io.Writer, r io.Reader) error {
 	if !flag.Parsed() {
 		flag.Parse()
 	}
+	var v1 *agent
 	var v2 *agentV2
 	router, err := acprouter.New(
 		acprouter.NewRoute(1, func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
@@ -34,9 +35,8 @@ func serve(w io.Writer, r io.Reader) error {
 				return b.V1()
 			}
 			return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
-				a := newAgent()
-				a.conn = c
-				return a
+				v1 = newAgent(c)
+				return v1
 			}, w, r, wire.V1())
 		}, convert.InitializeForV1),
 		acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
@@ -56,6 +56,9 @@ func serve(w io.Writer, r io.Reader) error {
 		return err
 	}
 	<-conn.Done()
+	if v1 != nil {
+		v1.Wait() // the turns end: their context ended with the connection
+	}
 	if v2 != nil {
 		v2.Wait() // the turns end: their context ended with the connection
 	}

@@ -100,10 +100,30 @@ func sessions(p *ir.Package) (bool, *ir.Gate) {
 	return true, gate
 }
 
-// turnNeeds are what the turn runtime files (templates/turn)
-// use beyond the session files' needs: a version without an entry has no
-// turn runtime.
+// turnNeeds are what the turn runtime files (templates/turn: the turn
+// runtime and its session store) use beyond the session files' needs: a
+// version without an entry has no turn runtime.
 var turnNeeds = map[string][]string{
+	ir.V1: {
+		"session/load", "session/list", "session/close", "session/delete", "session/set_mode", "session/cancel",
+		"session/request_permission", "elicitation/create",
+		"InitializeResponse.agentCapabilities", "AgentCapabilities.loadSession", "AgentCapabilities.sessionCapabilities",
+		"SessionCapabilities.list", "SessionCapabilities.resume", "SessionCapabilities.close", "SessionCapabilities.delete",
+		"NewSessionRequest.cwd!", "NewSessionRequest.mcpServers!", "NewSessionRequest._meta",
+		"LoadSessionRequest.cwd!", "LoadSessionRequest.mcpServers!", "LoadSessionRequest._meta", "LoadSessionResponse._meta",
+		"ResumeSessionRequest.cwd!", "ResumeSessionRequest.mcpServers", "ResumeSessionRequest._meta",
+		"CancelNotification.sessionId!@SessionId", "PromptResponse(stopReason)",
+		"StopReason=end_turn", "StopReason=cancelled",
+		"SessionUpdate:user_message_chunk(content)", "SessionUpdate:agent_message_chunk(content)",
+		"SessionUpdate:tool_call(*)", "SessionUpdate:tool_call_update(*)", "SessionUpdate:current_mode_update(currentModeId)",
+		"ContentBlock:text", "RequestPermissionOutcome:cancelled", "CreateElicitationResponse:cancel",
+		"ListSessionsRequest.cwd", "ListSessionsRequest.cursor", "ListSessionsResponse.sessions!", "ListSessionsResponse.nextCursor",
+		"SessionInfo.sessionId!@SessionId", "SessionInfo.cwd!", "SessionInfo.title", "SessionInfo.updatedAt",
+		"CloseSessionRequest.sessionId!@SessionId", "DeleteSessionRequest.sessionId!@SessionId",
+		"SetSessionModeRequest.sessionId!@SessionId", "SetSessionModeRequest.modeId!@SessionModeId",
+		"SessionModeState.availableModes!", "SessionMode.id!@SessionModeId",
+		"SetSessionConfigOptionResponse(configOptions)",
+	},
 	ir.V2: {
 		"session/list", "session/close", "session/cancel", "session/request_permission", "elicitation/create",
 		"InitializeResponse.capabilities", "AgentCapabilities.session",
@@ -120,6 +140,7 @@ var turnNeeds = map[string][]string{
 		"ListSessionsRequest.cwd", "ListSessionsRequest.cursor", "ListSessionsResponse.sessions!", "ListSessionsResponse.nextCursor",
 		"SessionInfo.sessionId!", "SessionInfo.cwd!", "SessionInfo.title", "SessionInfo.updatedAt",
 		"ResumeSessionRequest.replayFrom", "CloseSessionRequest.sessionId!",
+		"NewSessionRequest.mcpServers", "NewSessionRequest._meta", "ReplayFrom:start", "IdleStateUpdate",
 	},
 }
 

@@ -66,8 +66,7 @@ func (t *Turn) Update(ctx context.Context, u SessionUpdate) error {
 	if ended {
 		return errTurnEnded
 	}
-	t.session.state.Apply(u)
-	return t.runner.conn.UpdateSession(ctx, NewUpdateSessionNotification(t.session.id, u))
+	return t.runner.emit(ctx, t.session, u)
 }
 
 // RequestPermission asks the client for permission with

@@ -113,7 +113,9 @@ func turnPeer(t *testing.T, turn TurnFunc, opts *TurnOptions, connOpts ...ConnOp
 	if opts == nil {
 		opts = &TurnOptions{}
 	}
-	opts.NewID = counter()
+	if opts.NewID == nil {
+		opts.NewID = counter()
+	}
 	p := newWirePeer(t, func(w io.Writer, r io.Reader) interface{ Done() <-chan struct{} } {
 		return NewAgentSideConnectionFunc(func(c *AgentSideConnection) Agent {
 			return &turnAgent{TurnRunner: NewTurnRunner(c, turn, opts), caps: true}
@@ -124,7 +126,9 @@ func turnPeer(t *testing.T, turn TurnFunc, opts *TurnOptions, connOpts ...ConnOp
 		t.Fatalf("initialize: %s", got)
 	}
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w"}}`)
-	p.expect(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_1"}}`)
+	if got := p.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_`) {
+		t.Fatalf("session/new: %s", got)
+	}
 	return p
 }
 
@@ -313,7 +317,9 @@ func TestTurnResumeCloseList(t *testing.T) {
 }
 
 // TestTurnResumeReplay: the replay comes before the snapshot; a resume
-// that asks for replay from an agent without Replay is refused.
+// that asks for replay from the start of an agent without Replay replays
+// what the runner retains, nothing for a session without a turn, and one
+// that asks for another cursor is refused.
 func TestTurnResumeReplay(t *testing.T) {
 	var runner *TurnRunner
 	opts := &TurnOptions{Replay: func(ctx context.Context, id SessionID, from ReplayFrom) error {
@@ -341,7 +347,9 @@ func TestTurnResumeReplay(t *testing.T) {
 
 	plain := turnPeer(t, func(context.Context, *Turn) error { return nil }, nil)
 	plain.send(`{"jsonrpc":"2.0","id":2,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/w","replayFrom":{"type":"start"}}}`)
-	plain.expect(`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid params","data":{"details":"this agent keeps no history to replay","path":"replayFrom"}}}`)
+	plain.expect(upd+`{"sessionUpdate":"state_update","state":"idle"}}}`, `{"jsonrpc":"2.0","id":2,"result":{}}`)
+	plain.send(`{"jsonrpc":"2.0","id":3,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/w","replayFrom":{"type":"_mine"}}}`)
+	plain.expect(`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"details":"this agent replays from the start only, not from a cursor of type _mine","path":"replayFrom"}}}`)
 }
 
 // halfAgent advertises capabilities.session without serving session/list

@@ -35,6 +35,7 @@ type Bridge struct {
 	plan      bool                                           // the client advertised the plan operations
 	turns     map[acpv2.SessionID]chan acpv2.IdleStateUpdate // prompts waiting for their turn's end
 	toolCalls map[acpv2.SessionID]map[acpv2.ToolCallID]bool  // tool calls the client was told of
+	loading   map[acpv2.SessionID]int                        // sessions being loaded: how many loads
 }
 
 // BridgeOptions tune a Bridge.
@@ -78,6 +79,7 @@ func NewBridgeFunc(newAgent func(*acpv2.AgentSideConnection) acpv2.Agent, w io.W
 	b := &Bridge{opts: opts, done: make(chan struct{}),
 		turns:     map[acpv2.SessionID]chan acpv2.IdleStateUpdate{},
 		toolCalls: map[acpv2.SessionID]map[acpv2.ToolCallID]bool{},
+		loading:   map[acpv2.SessionID]int{},
 	}
 	b.v2 = acpv2.NewAgentSideConnectionFunc(newAgent, agentW, agentR, acpv2.WithMiddleware(opts.Middleware...))
 	b.peer = acpv2.NewClientSideConnection(bridgeClient{b}, peerW, peerR)

@@ -60,13 +60,17 @@ func (c bridgeClient) UpdateSession(ctx context.Context, n *acpv2.UpdateSessionN
 func (c bridgeClient) updateToV1(n *acpv2.UpdateSessionNotification) (u acpv1.SessionUpdate, send bool, err error) {
 	switch v := n.Update.Value.(type) {
 	case *acpv2.SessionUpdateStateUpdate:
-		if idle, ok := v.StateUpdate.Value.(*acpv2.StateUpdateIdle); ok {
+		if idle, ok := v.StateUpdate.Value.(*acpv2.StateUpdateIdle); ok && !c.b.isLoading(n.SessionID) {
 			c.b.idle(n.SessionID, idle.IdleStateUpdate)
 		}
 		return u, false, nil
 	case *acpv2.SessionUpdateUserMessage:
 		// The echo of the prompt's user message: the v1 client has the
-		// prompt, and a v1 agent echoes one only when it replays history.
+		// prompt, and a v1 agent echoes one only when it replays history,
+		// as the bridge does while it loads a session.
+		if c.b.isLoading(n.SessionID) {
+			return c.userMessageToV1(n.SessionID, v)
+		}
 		return u, false, nil
 	case *acpv2.SessionUpdatePlanUpdate:
 		return c.planToV1(n.Update, v)
@@ -152,4 +156,29 @@ func (c bridgeClient) RequestPermission(ctx context.Context, p *acpv2.RequestPer
 		return nil, errorToV2(err)
 	}
 	return viaWire[acpv2.RequestPermissionResponse](res)
+}
+
+// userMessageToV1 sends the client a replayed user message as v1 has it:
+// a user_message_chunk per content block, all but the last sent here, the
+// last returned to be sent.
+func (c bridgeClient) userMessageToV1(session acpv2.SessionID, v *acpv2.SessionUpdateUserMessage) (acpv1.SessionUpdate, bool, error) {
+	var blocks []acpv2.ContentBlock
+	if v.Content.Present && !v.Content.Null {
+		blocks = v.Content.Value
+	}
+	var last acpv1.SessionUpdate
+	for i, block := range blocks {
+		b1, err := viaWire[acpv1.ContentBlock](block)
+		if err != nil {
+			return last, false, err
+		}
+		u := acpv1.NewSessionUpdateUserMessageChunk(*b1)
+		if i == len(blocks)-1 {
+			return u, true, nil
+		}
+		if err := c.b.v1.SessionUpdate(context.Background(), acpv1.NewSessionNotification(acpv1.SessionID(session), u)); err != nil {
+			return last, false, err
+		}
+	}
+	return last, false, nil
 }

@@ -13,9 +13,9 @@ import (
 
 // bridgeAgent serves the v1 client's calls by calling the v2 agent.
 // Methods the v2 agent lacks are answered -32601 by its connection; v1
-// methods without a v2 counterpart (authenticate, logout, session/load,
+// methods without a v2 counterpart (authenticate, logout,
 // session/set_mode) are not implemented, so the v1 connection answers
-// them -32601.
+// them -32601; session/load is a v2 session/resume with replay.
 type bridgeAgent struct{ b *Bridge }
 
 // Initialize sends the agent a v2 initialize made of the v1 one: the
@@ -84,6 +84,14 @@ func initializeResultToV1(res *acpv2.InitializeResponse) (*acpv1.InitializeRespo
 			rest := *s
 			rest.Prompt, rest.MCP = nil, nil
 			caps.SessionCapabilities, _ = viaWire[acpv1.SessionCapabilities](rest)
+			// A v2 agent that serves sessions lists, resumes (with replay:
+			// the bridge's session/load) and closes them.
+			if caps.SessionCapabilities == nil {
+				caps.SessionCapabilities = &acpv1.SessionCapabilities{}
+			}
+			sc := caps.SessionCapabilities
+			sc.List, sc.Resume, sc.Close = &acpv1.SessionListCapabilities{}, &acpv1.SessionResumeCapabilities{}, &acpv1.SessionCloseCapabilities{}
+			caps.LoadSession = acpv1.Ptr(true)
 		}
 		out.AgentCapabilities = caps
 	}
@@ -121,6 +129,50 @@ func (a bridgeAgent) ResumeSession(ctx context.Context, p *acpv1.ResumeSessionRe
 	a.announce(ctx, req.SessionID, res.AvailableCommands)
 	res.AvailableCommands = nil
 	return viaWire[acpv1.ResumeSessionResponse](res)
+}
+
+// LoadSession loads a v2 session for the v1 client: a session/resume
+// with replayFrom start, whose replay reaches the client before the
+// answer, as v1 updates (a user message as user_message_chunk updates);
+// the state update that ends the replay is not sent.
+func (a bridgeAgent) LoadSession(ctx context.Context, p *acpv1.LoadSessionRequest) (*acpv1.LoadSessionResponse, error) {
+	req, err := withMCPServersToV2[acpv2.ResumeSessionRequest](p)
+	if err != nil {
+		return nil, acpv1.NewInvalidParamsError(map[string]string{"details": err.Error()})
+	}
+	start := acpv2.NewReplayFromStartVariant()
+	req.ReplayFrom = &start
+	done := a.b.load(req.SessionID)
+	res, err := a.b.peer.ResumeSession(ctx, req)
+	done()
+	if err != nil {
+		return nil, errorToV1(err)
+	}
+	a.announce(ctx, req.SessionID, res.AvailableCommands)
+	res.AvailableCommands = nil
+	return viaWire[acpv1.LoadSessionResponse](res)
+}
+
+// load records that session id is being loaded, until done is called:
+// the agent's user messages are the history it replays then.
+func (b *Bridge) load(id acpv2.SessionID) (done func()) {
+	b.mu.Lock()
+	b.loading[id]++
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		if b.loading[id]--; b.loading[id] == 0 {
+			delete(b.loading, id)
+		}
+		b.mu.Unlock()
+	}
+}
+
+// isLoading reports whether session id is being loaded.
+func (b *Bridge) isLoading(id acpv2.SessionID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.loading[id] > 0
 }
 
 // announce sends the client a session's commands in an

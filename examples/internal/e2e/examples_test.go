@@ -190,7 +190,7 @@ func chunk(text string) string {
 func TestAgentWire(t *testing.T) {
 	w := startAgent(t)
 	w.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	w.expect(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"},"authMethods":[]}}`)
+	w.expect(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true,"sessionCapabilities":{"list":{},"delete":{},"resume":{},"close":{}}},"authMethods":[],"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"}}}`)
 	w.send(`{"jsonrpc":"2.0","id":"u","method":"session/unknown","params":{}}`)
 	w.expect(`{"jsonrpc":"2.0","id":"u","error":{"code":-32601,"message":"Method not found","data":{"method":"session/unknown"}}}`)
 	w.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":7,"mcpServers":[]}}`)
@@ -211,6 +211,9 @@ func TestAgentWire(t *testing.T) {
 	w.expect(chunk("three"))
 	w.expect(strings.Replace(permissionRequest, `"id":1`, `"id":2`, 1))
 	w.send(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess_1"}}`)
+	// The runner withdraws the permission request; the client's answer to
+	// it, cancelled as the protocol asks, comes after and is dropped.
+	w.expect(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":2}}`)
 	w.send(`{"jsonrpc":"2.0","id":2,"result":{"outcome":{"outcome":"cancelled"}}}`)
 	w.expect(chunk("permission: cancelled"))
 	w.expect(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"cancelled"}}`)

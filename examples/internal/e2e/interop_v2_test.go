@@ -68,7 +68,8 @@ const permissionRequestV2 = `{"jsonrpc":"2.0","id":1,"method":"session/request_p
 // answer, and the idle state update; a session/cancel while the next turn
 // waits on its permission request cancels that request and ends the turn
 // cancelled; the sessions are listed, resumed (the current state before
-// the answer) and closed.
+// the answer; with replayFrom start, the conversation before it) and
+// closed.
 func TestAgentWireV2(t *testing.T) {
 	w := startAgent(t)
 	w.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"c","version":"1"}}}`)
@@ -114,8 +115,11 @@ func TestAgentWireV2(t *testing.T) {
 	w.expect(idleV2("cancelled")) // the current state, with the last stop reason
 	w.expect(`{"jsonrpc":"2.0","id":7,"result":{}}`)
 	w.send(`{"jsonrpc":"2.0","id":8,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/tmp","replayFrom":{"type":"start"}}}`)
-	if got := w.recv(); !strings.Contains(got, `"id":8,"error":{"code":-32602`) {
-		t.Errorf("a resume with replay from an agent that keeps no history: %s", got)
+	// The conversation, as it was sent, then the current state.
+	for _, want := range []string{userMessageV2("msg_1", "one", "two"), chunkV2("msg_2", "one"), chunkV2("msg_2", "two"),
+		chunkV2("msg_2", "permission: reject"), userMessageV2("msg_3", "three"), chunkV2("msg_4", "three"),
+		chunkV2("msg_4", "permission: cancelled"), idleV2("cancelled"), `{"jsonrpc":"2.0","id":8,"result":{}}`} {
+		w.expect(want)
 	}
 	w.send(`{"jsonrpc":"2.0","id":9,"method":"session/close","params":{"sessionId":"sess_1"}}`)
 	w.expect(`{"jsonrpc":"2.0","id":9,"result":{}}`)

@@ -129,7 +129,7 @@ func TestAgentListenServesH2C(t *testing.T) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusOK || resp.Header.Get("Acp-Connection-Id") == "" ||
-		!jsonEqual(withoutTransportMeta(t, resultOf(body)), `{"protocolVersion":1,"authMethods":[],"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"}}`) {
+		!jsonEqual(withoutTransportMeta(t, resultOf(body)), `{"protocolVersion":1,"agentCapabilities":{"loadSession":true,"sessionCapabilities":{"list":{},"delete":{},"resume":{},"close":{}}},"authMethods":[],"agentInfo":{"name":"acpgen-example-agent","version":"1.0.0"}}`) {
 		t.Errorf("initialize over h2c: %s %s, Acp-Connection-Id %q: %s", resp.Proto, resp.Status, resp.Header.Get("Acp-Connection-Id"), body)
 	}
 }

@@ -55,9 +55,10 @@ func (e *TurnStop) Error() string { return "the turn stopped: " + e.Reason.Tag()
 // cancelled and answers the prompts held then -32800 (Request cancelled),
 // as the client's $/cancel_request of a held prompt does.
 type TurnRunner struct {
-	conn *AgentSideConnection
-	run  TurnFunc
-	opts TurnOptions
+	conn  *AgentSideConnection
+	run   TurnFunc
+	opts  TurnOptions
+	store SessionStore
 
 	mu       sync.Mutex
 	sessions map[SessionID]*turnSession
@@ -70,16 +71,23 @@ type TurnRunner struct {
 // TurnOptions tune a TurnRunner; the zero value is ready to use.
 type TurnOptions struct {
 	// Replay, if set, replays the history of session id that the agent
-	// retains, from the cursor from (a *ReplayFromStartVariant for the
-	// whole of it), as session updates sent with TurnRunner.Update, for a
-	// session/resume that asks for it. It rejects a cursor it does not
-	// support with NewInvalidParamsError. Without it, such a resume is
-	// answered -32602: the agent retains no history.
+	// retains itself, from the cursor from (a *ReplayFromStartVariant for
+	// the whole of it), as session updates sent with TurnRunner.Update,
+	// for a session/resume that asks for it. It rejects a cursor it does
+	// not support with NewInvalidParamsError. Without it, the runner
+	// replays what Store retains from the start, and refuses any other
+	// cursor with -32602.
 	Replay func(ctx context.Context, id SessionID, from ReplayFrom) error
 	// NewID returns a new id that starts with prefix: "sess_" for a
 	// session, "msg_" for a message. Nil: prefix and 32 random hex digits,
 	// unique across processes.
 	NewID func(prefix string) string
+	// Store keeps the sessions and their history, which a session/resume
+	// with replayFrom start replays when Replay is nil. Nil: a MemoryStore
+	// of the runner's own, which lasts as long as the connection. Give
+	// the runners of several connections one store for a client to resume
+	// on one connection the sessions it created on another.
+	Store SessionStore
 }
 
 // NewTurnRunner returns the runner of the turns of conn's sessions, which
@@ -89,14 +97,21 @@ func NewTurnRunner(conn *AgentSideConnection, run TurnFunc, opts *TurnOptions) *
 	if opts != nil {
 		r.opts = *opts
 	}
+	r.store = r.opts.Store
+	if r.store == nil {
+		r.store = &MemoryStore{}
+	}
 	return r
 }
 
 // turnSession is a session of a TurnRunner. Its fields are guarded by the
-// runner's mu; send serializes what the runner sends of its state.
+// runner's mu; send serializes what the runner sends of its state and
+// stores, and guards rec.
 type turnSession struct {
 	id      SessionID
 	cwd     AbsolutePath
+	rec     *SessionRecord
+	scratch []byte // the JSON of the last update sent, for the store; guarded by send
 	state   *SessionState
 	turn    *Turn         // the running turn, nil when idle
 	held    []*heldPrompt // prompts waiting for their turn, in order
@@ -301,15 +316,12 @@ func (r *TurnRunner) endTurn(t *Turn) {
 // with the connection's context: the runner's own updates go out after a
 // cancellation too.
 func (r *TurnRunner) sendState(s *turnSession, u SessionUpdate) error {
-	s.send.Lock()
-	defer s.send.Unlock()
-	s.state.Apply(u)
-	return r.conn.UpdateSession(r.conn.ctx, NewUpdateSessionNotification(s.id, u))
+	return r.emit(r.conn.ctx, s, u)
 }
 
 // Update sends update u of session id and records it in the session's
-// state, which session/resume reports: for updates outside a turn, such
-// as the history that TurnOptions.Replay replays.
+// state, which session/resume reports, and its history: for updates
+// outside a turn, such as the history that TurnOptions.Replay replays.
 func (r *TurnRunner) Update(ctx context.Context, id SessionID, u SessionUpdate) error {
 	r.mu.Lock()
 	s := r.sessions[id]
@@ -317,8 +329,7 @@ func (r *TurnRunner) Update(ctx context.Context, id SessionID, u SessionUpdate) 
 	if s == nil {
 		return unknownSession(id)
 	}
-	s.state.Apply(u)
-	return r.conn.UpdateSession(ctx, NewUpdateSessionNotification(id, u))
+	return r.emit(ctx, s, u)
 }
 
 // State returns a snapshot of the state of session id as the updates sent

@@ -4,7 +4,7 @@ package acp
 
 import (
 	"context"
-	"strconv"
+	"errors"
 	"strings"
 )
 
@@ -50,12 +50,17 @@ func sessionContract(impl, result any) error {
 }
 
 // NewSession answers session/new: a session with a new id (see
-// TurnOptions.NewID) in the working directory the request names.
+// TurnOptions.NewID) in the working directory the request names, kept in
+// the store with the request's MCP servers and _meta.
 func (r *TurnRunner) NewSession(ctx context.Context, p *NewSessionRequest) (*NewSessionResponse, error) {
 	id := SessionID(r.newID("sess_"))
+	rec, err := r.newRecord(ctx, id, p)
+	if err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.sessions[id] = &turnSession{id: id, cwd: p.Cwd, state: NewSessionState(id), changed: make(chan struct{})}
+	r.sessions[id] = &turnSession{id: id, cwd: p.Cwd, rec: rec, state: NewSessionState(id), changed: make(chan struct{})}
 	r.order = append(r.order, id)
 	return NewNewSessionResponse(id), nil
 }
@@ -63,42 +68,44 @@ func (r *TurnRunner) NewSession(ctx context.Context, p *NewSessionRequest) (*New
 // listPage is how many sessions one session/list answer holds at most.
 const listPage = 100
 
-// ListSessions answers session/list: the sessions of the runner in the
-// order they were created, those of the working directory the request
-// names when it names one, with their titles and update times as session
-// info updates set them; listPage at a time, the cursor being the position
-// of the next.
+// ListSessions answers session/list: the sessions of the store (of every
+// runner that shares it) in the order they were created, those of the
+// working directory the request names when it names one, with their
+// titles and update times as session info updates set them; listPage at
+// a time.
 func (r *TurnRunner) ListSessions(ctx context.Context, p *ListSessionsRequest) (*ListSessionsResponse, error) {
-	start := 0
+	q := SessionQuery{Protocol: protocolVersion, Limit: listPage}
+	if p.Cwd != nil {
+		q.Cwd = string(*p.Cwd)
+	}
 	if p.Cursor != nil {
-		n, err := strconv.Atoi(string(*p.Cursor))
-		if err != nil || n < 0 {
-			return nil, NewInvalidParamsError(map[string]string{"details": "the cursor was not given by this agent", "path": "cursor"})
-		}
-		start = n
+		q.Cursor = string(*p.Cursor)
 	}
-	r.mu.Lock()
-	var kept []*turnSession
-	for _, id := range r.order {
-		if s := r.sessions[id]; p.Cwd == nil || s.cwd == *p.Cwd {
-			kept = append(kept, s)
-		}
+	page, next, err := r.store.List(ctx, q)
+	if errors.Is(err, ErrBadCursor) {
+		return nil, NewInvalidParamsError(map[string]string{"details": "the cursor was not given by this agent", "path": "cursor"})
 	}
-	r.mu.Unlock()
+	if err != nil {
+		return nil, r.storeError(err)
+	}
 	res := NewListSessionsResponse([]SessionInfo{})
-	for i := start; i < len(kept) && i < start+listPage; i++ {
-		snap := kept[i].state.Snapshot()
-		res.Sessions = append(res.Sessions, SessionInfo{SessionID: kept[i].id, Cwd: kept[i].cwd, Title: snap.Title, UpdatedAt: snap.UpdatedAt})
+	for _, rec := range page {
+		info := SessionInfo{SessionID: rec.ID, Cwd: AbsolutePath(rec.Cwd), Title: rec.Title}
+		if rec.UpdatedAt != "" {
+			info.UpdatedAt = Ptr(rec.UpdatedAt)
+		}
+		res.Sessions = append(res.Sessions, info)
 	}
-	if start+listPage < len(kept) {
-		next := SessionListCursor(strconv.Itoa(start + listPage))
-		res.NextCursor = &next
+	if next != "" {
+		cursor := SessionListCursor(next)
+		res.NextCursor = &cursor
 	}
 	return res, nil
 }
 
-// ResumeSession answers session/resume of a session the runner keeps:
-// the history from the request's replayFrom, by TurnOptions.Replay, then
+// ResumeSession answers session/resume of a session the runner serves or
+// its store keeps (served by the runner from then on): the history from
+// the request's replayFrom (see TurnOptions.Replay and Store), then
 // the session's current state as a state_update (the running turn's
 // running or requires_action, or idle with the last turn's stop reason),
 // then the answer, with the session's config options and commands.
@@ -107,13 +114,16 @@ func (r *TurnRunner) ResumeSession(ctx context.Context, p *ResumeSessionRequest)
 	s := r.sessions[p.SessionID]
 	r.mu.Unlock()
 	if s == nil {
+		var err error
+		if s, err = r.stored(ctx, p.SessionID); err != nil {
+			return nil, err
+		}
+	}
+	if s == nil {
 		return nil, unknownSession(p.SessionID)
 	}
 	if p.ReplayFrom != nil {
-		if r.opts.Replay == nil {
-			return nil, NewInvalidParamsError(map[string]string{"details": "this agent keeps no history to replay", "path": "replayFrom"})
-		}
-		if err := r.opts.Replay(ctx, p.SessionID, *p.ReplayFrom); err != nil {
+		if err := r.replay(context.WithValue(ctx, replayKey{}, true), s, *p.ReplayFrom); err != nil {
 			return nil, err
 		}
 	}
@@ -136,8 +146,9 @@ func (r *TurnRunner) ResumeSession(ctx context.Context, p *ResumeSessionRequest)
 // CloseSession answers session/close: the running turn is cancelled and
 // its end (its idle update, stop reason cancelled) awaited, the held
 // prompts, and those read before the close, are answered -32800, and the
-// runner forgets the session (but for the close's arrival number). A
-// session it does not keep is closed already: that succeeds.
+// runner forgets the session (but for the close's arrival number), and
+// its store too. A session it does not keep is closed already: that
+// succeeds.
 func (r *TurnRunner) CloseSession(ctx context.Context, p *CloseSessionRequest) (*CloseSessionResponse, error) {
 	r.mu.Lock()
 	s := r.sessions[p.SessionID]
@@ -161,6 +172,9 @@ func (r *TurnRunner) CloseSession(ctx context.Context, p *CloseSessionRequest) (
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+	if err := r.store.Delete(ctx, p.SessionID); err != nil {
+		return nil, r.storeError(err)
 	}
 	return NewCloseSessionResponse(), nil
 }

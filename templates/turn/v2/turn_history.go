@@ -1,0 +1,186 @@
+//go:build ignore
+
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// protocolVersion is the protocol version of the sessions this package's
+// TurnRunner keeps (SessionRecord.Protocol).
+const protocolVersion = 2
+
+// emit records update u of session s in its state, sends it, and records
+// it in the session's record and, but for a state_update (a snapshot the
+// resume sends afresh), in its history: what the client was sent is what
+// a session/resume with replayFrom replays.
+func (r *TurnRunner) emit(ctx context.Context, s *turnSession, u SessionUpdate) error {
+	n := NewUpdateSessionNotification(s.id, u)
+	state, isState := u.Value.(*SessionUpdateStateUpdate)
+	s.send.Lock()
+	defer s.send.Unlock()
+	s.state.Apply(u)
+	raw, err := r.sendRecorded(ctx, s, n)
+	if err != nil {
+		return err
+	}
+	switch v := u.Value.(type) {
+	case *SessionUpdateSessionInfoUpdate:
+		s.rec.Title = patchNullable(s.rec.Title, v.Title)
+		if at := patchNullable(&s.rec.UpdatedAt, v.UpdatedAt); at != nil {
+			s.rec.UpdatedAt = *at
+		}
+	case *SessionUpdateConfigOptionUpdate:
+		s.rec.ConfigOptions, _ = appendAny(nil, v.ConfigOptions)
+	}
+	if isState {
+		s.noteState(state.StateUpdate)
+	}
+	if isState || ctx.Value(replayKey{}) != nil {
+		return r.store.Save(context.WithoutCancel(ctx), s.rec)
+	}
+	return r.store.Save(context.WithoutCancel(ctx), s.rec, raw)
+}
+
+// replayKey marks the context of a replay: the updates that
+// TurnOptions.Replay sends with it are history already, not appended to
+// the store's.
+type replayKey struct{}
+
+// noteState records in the session's record where its turn is; s.send is
+// held.
+func (s *turnSession) noteState(u StateUpdate) {
+	idle, ok := u.Value.(*StateUpdateIdle)
+	switch {
+	case !ok && s.rec.Turn.State != TurnRunning:
+		s.rec.Turn = TurnRecord{State: TurnRunning, Started: time.Now()}
+	case ok && s.rec.Turn.State == TurnRunning:
+		s.rec.Turn.State, s.rec.Turn.Ended = TurnEnded, time.Now()
+		s.rec.Turn.StopReason, _ = appendAny(nil, idle.IdleStateUpdate)
+	}
+}
+
+// newRecord stores the record of a new session and returns it.
+func (r *TurnRunner) newRecord(ctx context.Context, id SessionID, p *NewSessionRequest) (*SessionRecord, error) {
+	rec := &SessionRecord{ID: id, Protocol: protocolVersion, Cwd: string(p.Cwd), Created: time.Now(), Meta: p.Meta}
+	if p.MCPServers != nil {
+		rec.MCPServers, _ = appendAny(nil, p.MCPServers)
+	}
+	if err := r.store.Save(ctx, rec); err != nil {
+		return nil, r.storeError(err)
+	}
+	return rec, nil
+}
+
+// stored returns session id as the store keeps it, served by this runner
+// from now on, its state rebuilt from its history; nil when the store
+// does not have it.
+func (r *TurnRunner) stored(ctx context.Context, id SessionID) (*turnSession, error) {
+	rec, err := r.store.Load(ctx, id)
+	switch {
+	case errors.Is(err, ErrSessionNotStored) || err == nil && rec.Protocol != protocolVersion:
+		return nil, nil
+	case err != nil:
+		return nil, r.storeError(err)
+	}
+	state := NewSessionState(id)
+	err = r.store.History(ctx, id, func(_ uint64, raw json.RawMessage) error {
+		var n UpdateSessionNotification
+		if json.Unmarshal(raw, &n) == nil {
+			state.Apply(n.Update)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, r.storeError(err)
+	}
+	if rec.Turn.State == TurnEnded && rec.Turn.StopReason != nil {
+		var reason IdleStateUpdate
+		if json.Unmarshal(rec.Turn.StopReason, &reason) == nil {
+			state.Apply(NewSessionUpdateStateUpdate(NewStateUpdateIdle(reason)))
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.sessions[id]; s != nil {
+		return s, nil
+	}
+	s := &turnSession{id: id, cwd: AbsolutePath(rec.Cwd), rec: rec, state: state, changed: make(chan struct{})}
+	r.sessions[id] = s
+	r.order = append(r.order, id)
+	delete(r.closed, id)
+	return s, nil
+}
+
+// replay sends the history of session s from cursor from: the whole of
+// what the store retains for the start, by TurnOptions.Replay when the
+// agent keeps its own; any other cursor is refused with -32602.
+func (r *TurnRunner) replay(ctx context.Context, s *turnSession, from ReplayFrom) error {
+	if r.opts.Replay != nil {
+		return r.opts.Replay(ctx, s.id, from)
+	}
+	if _, ok := from.Value.(*ReplayFromStartVariant); !ok {
+		return NewInvalidParamsError(map[string]string{"details": "this agent replays from the start only, not from a cursor of type " +
+			from.Value.replayFromTag(), "path": "replayFrom"})
+	}
+	err := r.store.History(ctx, s.id, func(_ uint64, update json.RawMessage) error {
+		return r.conn.notify(ctx, MethodUpdateSession, json.RawMessage(update))
+	})
+	if err != nil {
+		return r.storeError(err)
+	}
+	return nil
+}
+
+// storeError is the error that answers a request its store failed: the
+// store's own errors, whose text may name files and hosts, are logged,
+// not sent.
+func (r *TurnRunner) storeError(err error) error {
+	var rpcErr *Error
+	switch {
+	case errors.As(err, &rpcErr):
+		return rpcErr
+	case errors.Is(err, ErrSessionConflict):
+		return NewInternalError(map[string]string{"details": "the session was changed by another connection"})
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	r.conn.cfg.logger.Error("acp: the session store failed", "error", err.Error())
+	return NewInternalError(map[string]string{"details": "the session store failed"})
+}
+
+// sendRecorded sends session update notification n of session s and
+// returns the JSON of its params as sent, for the history, in s.scratch,
+// valid until the next call: encoded once, in the connection's buffer,
+// then copied, unless middleware sees the connection's calls (it is given
+// n, and the JSON encoded apart). s.send is held.
+func (r *TurnRunner) sendRecorded(ctx context.Context, s *turnSession, n *UpdateSessionNotification) (json.RawMessage, error) {
+	c := r.conn.connection
+	if c.mw != nil {
+		raw, err := appendAny(s.scratch[:0], n)
+		if err != nil {
+			return nil, err
+		}
+		s.scratch = raw
+		return raw, c.notify(ctx, MethodUpdateSession, n)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
+	err := c.send(ctx, sendQueue, func(b []byte) ([]byte, error) {
+		b = append(b, `{"jsonrpc":"2.0","method":"session/update","params":`...)
+		start := len(b)
+		b, err := appendAny(b, n)
+		if err != nil {
+			return nil, err
+		}
+		s.scratch = append(s.scratch[:0], b[start:]...)
+		raw = s.scratch
+		return append(b, '}'), nil
+	})
+	return raw, err
+}
