@@ -129,9 +129,18 @@ func surface(p *ir.Package) map[string]*elem {
 		}
 		add(&elem{key: kind + m.Name, goDecl: "const " + m.Const}, m.Gate, ir.Gate{})
 	}
+	for _, e := range runtimeElems(p) {
+		add(e, ir.Gate{}, ir.Gate{})
+	}
+	return out
+}
+
+// runtimeElems lists the runtimes p has as items of its surface.
+func runtimeElems(p *ir.Package) []*elem {
+	var out []*elem
 	for _, r := range runtimes {
 		if r.has(p) {
-			add(&elem{key: "runtime " + r.name, goDecl: r.decl}, ir.Gate{}, ir.Gate{})
+			out = append(out, &elem{key: "runtime " + r.name, goDecl: r.decl})
 		}
 	}
 	return out
