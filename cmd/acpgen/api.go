@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,11 +14,11 @@ import (
 
 // apiFiles writes the surface file of each generated package directory.
 func apiFiles(args []string, stdout io.Writer) error {
-	fl := flag.NewFlagSet("acpgen api", flag.ContinueOnError)
+	fl := newFlagSet("api")
 	out := fl.String("out", "generated/api", "directory for the surface files")
 	readme := fl.String("readme", "", "Markdown file whose build-tag table to rewrite")
-	if err := fl.Parse(args); err != nil {
-		return exitCode(2)
+	if err := parseFlags(fl, args); err != nil {
+		return err
 	}
 	if fl.NArg() == 0 {
 		return fmt.Errorf("api: name the generated package directories")

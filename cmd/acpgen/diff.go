@@ -1,11 +1,12 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/acpgen/acpgen/gen/api"
 	"github.com/acpgen/acpgen/gen/ir"
@@ -13,14 +14,28 @@ import (
 )
 
 // diff prints the unstable surface of one generated package, or the
-// compatibility report between two schema revisions.
+// compatibility report between two schema revisions, of the versions and
+// features selected.
 func diff(args []string, stdout io.Writer) error {
-	fl := flag.NewFlagSet("acpgen diff", flag.ContinueOnError)
-	asJSON := fl.Bool("json", false, "print JSON instead of text")
+	fl := newFlagSet("diff")
+	asJSON := fl.Bool("json", false, `print JSON instead of text: {"breaking", "summary", "findings"}`)
 	exit := fl.Bool("exit-code", false, "exit with status 1 when there are differences")
 	breaking := fl.Bool("breaking", false, "with two schema directories: exit with status 1 when a change breaks Go code or the wire")
-	if err := fl.Parse(args); err != nil {
-		return exitCode(2)
+	version := fl.String("version", "all", "with two schema directories: the protocol version to compare: "+strings.Join(ir.VersionNames(), ", ")+" or all")
+	features := fl.String("features", "all", "the unstable features whose items count: all, none (stable items only), or a comma-separated list of feature tags, as generate takes them")
+	if err := parseFlags(fl, args); err != nil {
+		return err
+	}
+	if *version != "all" && !slices.Contains(ir.VersionNames(), *version) {
+		return usage(fmt.Errorf("diff: -version %q: want %s or all", *version, strings.Join(ir.VersionNames(), ", ")))
+	}
+	sel, err := pipeline.ParseFeatures(*features, false)
+	if err != nil {
+		return usage(err)
+	}
+	keep, all := []string(nil), sel == nil
+	if sel != nil {
+		keep = sel.Features
 	}
 	switch fl.NArg() {
 	case 1:
@@ -28,7 +43,7 @@ func diff(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		changes := api.Unstable(lines)
+		changes := api.FilterLines(api.Unstable(lines), keep, all)
 		if err := api.Write(stdout, changes, *asJSON); err != nil {
 			return err
 		}
@@ -46,6 +61,10 @@ func diff(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if *version == "all" {
+			*version = ""
+		}
+		findings = api.Filter(findings, *version, keep, all)
 		if err := api.WriteReport(stdout, findings, *asJSON); err != nil {
 			return err
 		}
@@ -54,7 +73,7 @@ func diff(args []string, stdout io.Writer) error {
 		}
 		return nil
 	}
-	return usage(fmt.Errorf("diff: give a generated package directory, or two schema directories"))
+	return usage(fmt.Errorf("diff: give a generated package directory, or two schema directories (acpgen help diff)"))
 }
 
 // compare returns the sorted findings between the schema revisions in

@@ -19,12 +19,12 @@ func TestGoTool(t *testing.T) {
 	m := newUserModule(t)
 	dir, checkout := m.dir, m.checkout
 	runIn, run, write := m.runIn, m.run, m.write
-	write("internal/acp/generate.go", "// Package acp holds the ACP v1 types.\npackage acp\n\n//go:generate go tool acpgen -version v1 -package acp -out .\n")
+	write("internal/acp/generate.go", "package acp\n\n//go:generate go tool acpgen -version v1 -package acp -out .\n")
 	// Both versions with no unstable feature, and the convert package
 	// between them, importing them from this module.
-	write("internal/proto/generate.go", "// Package proto holds ACP v1, v2 and the conversion between them.\npackage proto\n\n//go:generate go tool acpgen -out . -features none\n")
+	write("internal/proto/generate.go", "package proto\n\n//go:generate go tool acpgen -out . -features none\n")
 	// v2 with one feature compiled in.
-	write("internal/acp2/generate.go", "// Package acp2 holds the ACP v2 types.\npackage acp2\n\n//go:generate go tool acpgen -version v2 -package acp2 -out . -features unstable_session_fork -bake\n")
+	write("internal/acp2/generate.go", "package acp2\n\n//go:generate go tool acpgen -version v2 -package acp2 -out . -features unstable_session_fork -bake\n")
 	run("mod", "tidy")
 	run("generate", "./...")
 	// Without -tests, no test file lands in the user's packages.

@@ -5,12 +5,17 @@
 //
 // Usage:
 //
-//	acpgen [-config file] [-schema dir] [-out dir] [-version v1|v2|all] [-package name]
-//	       [-features all|none|list] [-bake] [-check] [-prune]
-//	acpgen version
+//	acpgen [generate] [-config file] [-schema dir] [-out dir] [-version v1|v2|all] [-package name]
+//	       [-features all|none|list] [-bake] [-tests] [-check] [-prune]
+//	acpgen diff [-json] [-exit-code] [-breaking] [-version v1|v2] [-features all|none|list] pkgdir
+//	acpgen diff [-json] [-exit-code] [-breaking] [-version v1|v2] [-features all|none|list] old-schema-dir new-schema-dir
 //	acpgen api [-out dir] [-readme file] pkgdir...
-//	acpgen diff [-json] [-exit-code] pkgdir
-//	acpgen diff [-json] [-exit-code] [-breaking] old-schema-dir new-schema-dir
+//	acpgen fetch [-out dir] [-check] [-npm command] version
+//	acpgen version
+//	acpgen help [command]
+//
+// acpgen -h and acpgen help list the commands; acpgen help <command> gives
+// a command's arguments and flags.
 //
 // With no -schema it uses the schema files pinned into the binary. A schema
 // directory holds v1/ and v2/ with schema.json and schema.unstable.json (or,
@@ -51,18 +56,13 @@ import (
 
 func main() {
 	args := os.Args[1:]
-	cmd := generate
+	run := generate
 	if len(args) > 0 {
-		switch args[0] {
-		case "api":
-			cmd, args = apiFiles, args[1:]
-		case "diff":
-			cmd, args = diff, args[1:]
-		case "version":
-			cmd, args = printVersion, args[1:]
+		if c, ok := lookup(args[0]); ok {
+			run, args = c.run, args[1:]
 		}
 	}
-	if err := cmd(args, os.Stdout); err != nil {
+	if err := run(args, os.Stdout); err != nil {
 		if code, ok := err.(exitCode); ok {
 			os.Exit(int(code))
 		}

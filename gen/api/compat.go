@@ -129,7 +129,34 @@ func surface(p *ir.Package) map[string]*elem {
 		}
 		add(&elem{key: kind + m.Name, goDecl: "const " + m.Const}, m.Gate, ir.Gate{})
 	}
+	for _, e := range runtimeElems(p) {
+		add(e, ir.Gate{}, ir.Gate{})
+	}
 	return out
+}
+
+// runtimeElems lists the runtimes p has as items of its surface.
+func runtimeElems(p *ir.Package) []*elem {
+	var out []*elem
+	for _, r := range runtimes {
+		if r.has(p) {
+			out = append(out, &elem{key: "runtime " + r.name, goDecl: r.decl})
+		}
+	}
+	return out
+}
+
+// runtimes are the parts of a package copied from templates that a
+// package gets only when its schema has every definition they use: a
+// revision without one drops its whole API.
+var runtimes = []struct {
+	name, decl string
+	has        func(*ir.Package) bool
+}{
+	{"json-rpc", "the JSON-RPC layer: Message, DecodeMessage, RequestID, the method tables", func(p *ir.Package) bool { return p.RPC }},
+	{"connections", "the connections of both sides: their Conn types, Handler, Middleware, ConnOption", func(p *ir.Package) bool { return p.Conn }},
+	{"sessions", "the session runtime: SessionState, SessionRouter, ActiveSession, SessionSnapshot", func(p *ir.Package) bool { return p.Sessions }},
+	{"turns", "the turn runtime: TurnRunner, Turn, TurnOptions, SessionAgent", func(p *ir.Package) bool { return p.Turns }},
 }
 
 func kindWord(t *ir.Type) string {

@@ -174,15 +174,39 @@ func Unstable(lines []Line) []lineChange {
 	return out
 }
 
-// Write prints changes as text, or as JSON.
+// Write prints changes as text, or as JSON in the shape of WriteReport's:
+// {"breaking": false, "summary", "findings"}, where the summary counts the
+// lines each build tag adds, by kind, and the findings are the lines.
 func Write(w io.Writer, changes []lineChange, asJSON bool) error {
 	if asJSON {
 		if changes == nil {
 			changes = []lineChange{}
 		}
+		type tagSummary struct {
+			Features []string       `json:"features"`
+			Kinds    map[string]int `json:"kinds"`
+		}
+		var sums []tagSummary
+		byTag := map[string]int{}
+		for _, c := range changes {
+			key := strings.Join(c.Line.Features, ",")
+			i, ok := byTag[key]
+			if !ok {
+				i, byTag[key] = len(sums), len(sums)
+				sums = append(sums, tagSummary{c.Line.Features, map[string]int{}})
+			}
+			sums[i].Kinds[lineKind(c.Line.Text)]++
+		}
+		if sums == nil {
+			sums = []tagSummary{}
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(changes)
+		return enc.Encode(struct {
+			Breaking bool         `json:"breaking"`
+			Summary  []tagSummary `json:"summary"`
+			Findings []lineChange `json:"findings"`
+		}{false, sums, changes})
 	}
 	for _, c := range changes {
 		if _, err := fmt.Fprintf(w, "%s %s\n", c.Op, c.Line); err != nil {
@@ -190,6 +214,18 @@ func Write(w io.Writer, changes []lineChange, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// FilterLines returns the changes whose build tags the selection keeps
+// (see Filter).
+func FilterLines(changes []lineChange, features []string, all bool) []lineChange {
+	var out []lineChange
+	for _, c := range changes {
+		if keeps(c.Line.Features, features, all) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Format renders a tagged surface as the text of a surface file.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -129,4 +130,31 @@ func WriteReport(w io.Writer, fs []Finding, asJSON bool) error {
 	b.WriteString(findingsSummary(fs))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Filter returns the findings of version (all when "") whose build tags
+// the selection keeps: stable items always; unstable ones when features
+// is "all", or names one of their tags ("none" keeps stable items alone).
+func Filter(fs []Finding, version string, features []string, all bool) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if (version == "" || f.Version == version) && keeps(f.Features, features, all) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// keeps reports whether an item under tags (any one of them; none when it
+// is stable) is in the selection.
+func keeps(tags, features []string, all bool) bool {
+	if len(tags) == 0 || all {
+		return true
+	}
+	for _, t := range tags {
+		if slices.Contains(features, t) {
+			return true
+		}
+	}
+	return false
 }

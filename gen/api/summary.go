@@ -8,7 +8,7 @@ import (
 )
 
 // kindsOrder is the order of the kinds of items in a summary.
-var kindsOrder = []string{"version", "type", "field", "variant", "value", "method", "request", "notification", "func", "const", "var"}
+var kindsOrder = []string{"version", "runtime", "type", "field", "variant", "value", "method", "request", "notification", "func", "const", "var"}
 
 // tagCounts counts items by build tags ("" for stable), then by what
 // happened to them ("added", "removed", "changed"; "" for the lines of a

@@ -147,7 +147,17 @@ func (a *assigner) umbrellaOnly(p *Package) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("%d unstable item(s) belong to no known feature; only the %q build tag enables them: %s",
-		len(umbrella), Umbrella, strings.Join(umbrella, ", "))}
+		len(umbrella), Umbrella, brief(umbrella))}
+}
+
+// brief names the first few of items and counts the rest, so that a
+// warning stays one short line.
+func brief(items []string) string {
+	const shown = 3
+	if len(items) <= shown {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:shown], ", "), len(items)-shown)
 }
 
 // mapReport groups the feature map's entries that name stable or missing
@@ -175,7 +185,7 @@ func (r *mapReport) warnings() []string {
 	var out []string
 	for _, g := range r.order {
 		out = append(out, fmt.Sprintf("feature map: %s names %d item(s) %s: %s",
-			g.feature, len(r.grouped[g]), g.why, strings.Join(r.grouped[g], ", ")))
+			g.feature, len(r.grouped[g]), g.why, brief(r.grouped[g])))
 	}
 	return out
 }

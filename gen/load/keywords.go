@@ -86,7 +86,7 @@ var EnforcedKeywords = []string{
 // Subschema keywords: the walk descends into these.
 var (
 	schemaMaps   = []string{"$defs", "definitions", "properties", "patternProperties", "dependentSchemas"}
-	schemaOne    = []string{"additionalProperties", "items", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contains", "propertyNames", "not", "if", "then", "else"}
+	schemaOne    = []string{"additionalProperties", "items", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contains", "propertyNames", "not", "if", "then", "else", "contentSchema"}
 	schemaArrays = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
 )
 
@@ -194,8 +194,11 @@ func (c *keywordChecker) schema(v any, at *jsonPath, branch bool) {
 		}
 		if bad {
 			c.errs.Addf(c.file, at.child(k).String(), "keyword %s is not supported: acpgen generates no code for %s", k, what)
+		} else {
+			checkValue(c.file, at.child(k), k, s[k], c.errs)
 		}
 	}
+	checkRanges(c.file, at, s, c.errs)
 	if enum, ok := s["enum"].([]any); ok && len(enum) == 0 {
 		c.errs.Addf(c.file, at.child("enum").String(), "an empty enum accepts no value; no message could hold one")
 	}

@@ -72,6 +72,7 @@ func Parse(path string, data []byte) (*File, error) {
 	}
 	var errs diag.List
 	checkKeywords(path, doc, &errs)
+	checkDraft(path, doc, &errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func Parse(path string, data []byte) (*File, error) {
 	f := &File{Path: path, order: map[*jsonschema.Schema][]string{}}
 	defNodes := tree.kid("$defs")
 	for _, name := range slices.Sorted(maps.Keys(defs)) {
-		s, err := c.Compile(base + "#/$defs/" + url.PathEscape(escape(name)))
+		s, err := compile(c, base+"#/$defs/"+url.PathEscape(escape(name)))
 		if err != nil {
 			compileErrors(path, "/$defs/"+escape(name), err, &errs)
 			continue
@@ -118,6 +119,18 @@ func Parse(path string, data []byte) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// compile compiles the schema at u. The checks before it leave the library
+// nothing it should fail on; should it panic all the same, the panic is the
+// definition's error, not the generator's end.
+func compile(c *jsonschema.Compiler, u string) (s *jsonschema.Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, fmt.Errorf("the schema library failed on it (%v)", r)
+		}
+	}()
+	return c.Compile(u)
 }
 
 // syntaxError locates a JSON syntax error in data.

@@ -63,9 +63,8 @@ func TestParseErrors(t *testing.T) {
 			"v1/schema.json: /$defs/A/patternProperties: keyword patternProperties is not supported: acpgen generates no code for properties selected by a pattern"},
 		{`{"$defs": {"A": {"anyOf": [{"not": {}}]}}}`, ""},
 		{`{"$defs": {"A": {"type": "array", "items": [{}]}}}`, "v1/schema.json: /$defs/A/items: keyword items is not supported: acpgen generates no code for tuples (items given as an array)"},
-		{`{"$defs": {"A": {"type": 5}}}`, "v1/schema.json: /$defs/A/type: this is not valid JSON Schema: expected array, but got number\n" +
-			`v1/schema.json: /$defs/A/type: this is not valid JSON Schema: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"`},
-		{`{"$defs": {"A": {"anyOf": []}}}`, "v1/schema.json: /$defs/A/anyOf: this is not valid JSON Schema: minimum 1 items required, but found 0 items"},
+		{`{"$defs": {"A": {"type": 5}}}`, `v1/schema.json: /$defs/A/type: this is not valid JSON Schema: keyword type must be one of "array", "boolean", "integer", "null", "number", "object" or "string", or a non-empty array of distinct ones, not 5`},
+		{`{"$defs": {"A": {"anyOf": []}}}`, "v1/schema.json: /$defs/A/anyOf: this is not valid JSON Schema: keyword anyOf must be a non-empty array of schemas, not []"},
 	} {
 		_, err := Parse("v1/schema.json", []byte(tc.doc))
 		switch {

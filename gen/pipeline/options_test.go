@@ -147,8 +147,9 @@ func TestProvenance(t *testing.T) {
 		t.Errorf("header:\n%s\nwant:\n%s", got[:len(want)], want)
 	}
 
-	// The same files with the stable schema changed by one byte: provenance.json
-	// no longer vouches for it.
+	// The same files with the stable schema changed by one byte:
+	// provenance.json no longer vouches for it, and generation (so -check)
+	// fails at the file.
 	edited := fstest.MapFS{}
 	for _, name := range []string{"provenance.json", "v1/schema.json", "v1/schema.unstable.json"} {
 		data, err := fs.ReadFile(schema.FS, name)
@@ -158,6 +159,12 @@ func TestProvenance(t *testing.T) {
 		edited[name] = &fstest.MapFile{Data: data}
 	}
 	edited["v1/schema.json"].Data = append(edited["v1/schema.json"].Data, '\n')
+	_, err = GenerateWith(edited, opts)
+	if want := "v1/schema.json:1:1: the file no longer matches provenance.json (@agentclientprotocol/sdk 2.4.0): its sha256 is "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("edited file: %v, want %q…", err, want)
+	}
+	// Without provenance.json the header lists the files by their sha256.
+	delete(edited, "provenance.json")
 	out, err = GenerateWith(edited, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -5,12 +5,16 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -89,15 +93,20 @@ func provenance(fsys fs.FS, v Version, o *Options) (string, error) {
 			extras = append(extras, name)
 		}
 	}
-	var p struct {
-		Package, Version string
-		Files            map[string]string
-	}
-	data, err := fs.ReadFile(fsys, "provenance.json")
+	p, err := ReadProvenance(fsys)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", err
+		return "", diag.New("provenance.json", "", "%v", err)
 	}
-	vouched := err == nil && json.Unmarshal(data, &p) == nil && p.Package != "" && p.Version != ""
+	vouched := err == nil
+	if vouched {
+		if problems := CheckProvenance(fsys, p, files, false); len(problems) > 0 {
+			var l diag.List
+			for _, e := range problems {
+				l.Add(e)
+			}
+			return "", l.Err()
+		}
+	}
 	for _, name := range files {
 		vouched = vouched && p.Files[name] == sums[name]
 	}
@@ -111,4 +120,70 @@ func provenance(fsys fs.FS, v Version, o *Options) (string, error) {
 		lines = append(lines, "  "+name+" sha256:"+sums[name])
 	}
 	return strings.Join(lines, "\n"), nil
+}
+
+// Provenance is what provenance.json in a schema directory records of the
+// npm package its files came from (acpgen fetch writes it; schema/ has one).
+type Provenance struct {
+	// Files maps each schema file's slash-separated path in the directory
+	// (the package's schema/ folder) to its sha256, in hex.
+	Files map[string]string `json:"files"`
+	// Integrity is the npm tarball's integrity ("sha512-…" in base64).
+	Integrity string `json:"integrity"`
+	// License is the package's license.
+	License string `json:"license,omitempty"`
+	// Package and Version name the npm package and its version.
+	Package string `json:"package"`
+	Version string `json:"version"`
+}
+
+// ReadProvenance reads provenance.json from fsys; an error wrapping
+// fs.ErrNotExist says there is none.
+func ReadProvenance(fsys fs.FS) (Provenance, error) {
+	var p Provenance
+	data, err := fs.ReadFile(fsys, "provenance.json")
+	if err != nil {
+		return p, err
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return p, fmt.Errorf("provenance.json is not valid: %v", err)
+	}
+	if p.Package == "" || p.Version == "" || len(p.Files) == 0 {
+		return p, errors.New("provenance.json lacks the package, the version or the files")
+	}
+	return p, nil
+}
+
+// CheckProvenance returns a problem for each of names that provenance.json
+// does not vouch for: a file whose sha256 differs from the recorded one, a
+// file it does not list; and, when complete, for each file it lists that
+// fsys lacks.
+func CheckProvenance(fsys fs.FS, p Provenance, names []string, complete bool) []*diag.Error {
+	var out []*diag.Error
+	seen := map[string]bool{}
+	for _, name := range names {
+		seen[name] = true
+		want, listed := p.Files[name]
+		data, err := fs.ReadFile(fsys, name)
+		switch {
+		case err != nil:
+			out = append(out, diag.New(name, "", "the file cannot be read: %v", err))
+		case !listed:
+			out = append(out, diag.New(name, "", "provenance.json (%s %s) does not list this file", p.Package, p.Version))
+		case SHA256(data) != want:
+			out = append(out, diag.New(name, "", "the file no longer matches provenance.json (%s %s): its sha256 is %s, not %s; fetch it again (acpgen fetch %s) or remove provenance.json", p.Package, p.Version, SHA256(data), want, p.Version))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Files)) {
+		if _, err := fs.Stat(fsys, name); complete && err != nil && !seen[name] {
+			out = append(out, diag.New(name, "", "provenance.json (%s %s) lists this file, which is missing", p.Package, p.Version))
+		}
+	}
+	return out
+}
+
+// SHA256 returns the sha256 of data in hex.
+func SHA256(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

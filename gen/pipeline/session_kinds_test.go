@@ -21,8 +21,8 @@ func withDefinitions(t *testing.T, edits map[string]map[string]func(any) any) fs
 	t.Helper()
 	fsys := fstest.MapFS{}
 	err := fs.WalkDir(schema.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+		if err != nil || d.IsDir() || p == "provenance.json" {
+			return err // the edited files are not the published ones
 		}
 		data, err := fs.ReadFile(schema.FS, p)
 		if err != nil {

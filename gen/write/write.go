@@ -10,6 +10,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path"
@@ -35,6 +37,13 @@ type Options struct {
 	// is removed. Without it only the package directories the run produces
 	// are looked at: a schema directory with v1 alone leaves acpv2 as it is.
 	Prune bool
+	// KeepFiles turns each generated file that the run no longer produces
+	// into a placeholder (the generated header and the package clause)
+	// instead of removing it, and counts a placeholder as up to date. go
+	// generate reads every file of a package after the directive has run,
+	// and fails on one that is gone, so acpgen keeps files under go
+	// generate; a run outside it removes them, placeholders too.
+	KeepFiles bool
 }
 
 // Changes compares files with the tree under dir, without Prune.
@@ -56,6 +65,9 @@ func (o Options) Changes(dir string, files map[string][]byte) ([]Change, error) 
 		if err != nil && !os.IsNotExist(err) {
 			return nil, err
 		}
+		if err == nil && !bytes.HasPrefix(old, []byte(generatedPrefix)) {
+			return nil, fmt.Errorf("refusing to overwrite %s: acpgen did not write it; a file of your own in the output directory (such as the one holding the go:generate line) needs a name acpgen does not generate", filepath.Join(dir, filepath.FromSlash(name)))
+		}
 		if err != nil || !bytes.Equal(old, data) {
 			out = append(out, Change{Path: name, Old: old, New: data})
 		}
@@ -65,7 +77,7 @@ func (o Options) Changes(dir string, files map[string][]byte) ([]Change, error) 
 		roots = packageDirs(dir, files)
 	}
 	for _, root := range roots {
-		stale, err := staleFiles(dir, root, files, o.Prune)
+		stale, err := staleFiles(dir, root, files, o.Prune, o.KeepFiles)
 		if err != nil {
 			return nil, err
 		}
@@ -91,8 +103,8 @@ func packageDirs(dir string, files map[string][]byte) []string {
 }
 
 // staleFiles lists the generated Go files in root that files lacks, and
-// with all in the directories below it too.
-func staleFiles(dir, root string, files map[string][]byte, all bool) ([]Change, error) {
+// with all in the directories below it too; with keep, as placeholders.
+func staleFiles(dir, root string, files map[string][]byte, all, keep bool) ([]Change, error) {
 	var out []Change
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -122,12 +134,52 @@ func staleFiles(dir, root string, files map[string][]byte, all bool) ([]Change, 
 		if err != nil {
 			return err
 		}
-		if bytes.HasPrefix(data, []byte(generatedPrefix)) {
-			out = append(out, Change{Path: rel, Old: data})
+		if c, ok := staleChange(rel, data, keep); ok {
+			out = append(out, c)
 		}
 		return nil
 	})
 	return out, err
+}
+
+// staleChange returns what becomes of the generated file rel, which the run
+// no longer produces: removed, or with keep a placeholder. Files acpgen did
+// not write are left alone.
+func staleChange(rel string, data []byte, keep bool) (Change, bool) {
+	if !bytes.HasPrefix(data, []byte(generatedPrefix)) {
+		return Change{}, false
+	}
+	if !keep {
+		return Change{Path: rel, Old: data}, true
+	}
+	if IsPlaceholder(data) {
+		return Change{}, false
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), rel, data, parser.PackageClauseOnly)
+	if err != nil {
+		return Change{}, false // not Go that names its package: left as it is
+	}
+	return Change{Path: rel, Old: data, New: Placeholder(f.Name.Name)}, true
+}
+
+// placeholderNote is the comment that marks a placeholder.
+const placeholderNote = "// This file is no longer generated."
+
+// Placeholder returns the content of a placeholder in package pkg: what a
+// generated file that is no longer produced becomes under go generate.
+func Placeholder(pkg string) []byte {
+	return []byte(generatedPrefix + ". DO NOT EDIT.\n\n" + placeholderNote + ` acpgen ran under go generate, which reads
+// every file of the package after the go:generate line has run, so it left
+// the file empty instead of removing it. The next run of acpgen outside go
+// generate removes it.
+
+package ` + pkg + "\n")
+}
+
+// IsPlaceholder reports whether data is a placeholder (Placeholder).
+func IsPlaceholder(data []byte) bool {
+	rest, ok := bytes.CutPrefix(data, []byte(generatedPrefix+". DO NOT EDIT.\n\n"))
+	return ok && bytes.HasPrefix(rest, []byte(placeholderNote))
 }
 
 // Write brings the tree under dir in line with files and returns what it
