@@ -42,6 +42,11 @@ type Options struct {
 	// TailLines is how many of the last lines of standard error are kept
 	// for ExitError; DefaultTailLines when zero.
 	TailLines int
+	// MergeStderr sends the command's standard error to its standard
+	// output, as a shell's 2>&1 does: Read returns both, in the order
+	// they were written, and Stderr, Logger and TailLines are not used.
+	// A terminal's output is read this way.
+	MergeStderr bool
 }
 
 // Ending says how Close ended the agent.
@@ -157,9 +162,11 @@ func (p *Process) start(o Options) (err error) {
 	if err != nil {
 		return fmt.Errorf("acpexec: %w", err)
 	}
-	errR, errW, err := pipe()
-	if err != nil {
-		return fmt.Errorf("acpexec: %w", err)
+	errR, errW := (*os.File)(nil), outW
+	if !o.MergeStderr {
+		if errR, errW, err = pipe(); err != nil {
+			return fmt.Errorf("acpexec: %w", err)
+		}
 	}
 	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, errW
 	setGroup(p.cmd)
@@ -171,11 +178,17 @@ func (p *Process) start(o Options) (err error) {
 	// holding the write ends has closed them.
 	inR.Close()
 	outW.Close()
-	errW.Close()
+	if errR != nil {
+		errW.Close()
+	}
 	p.pid = p.cmd.Process.Pid
 	p.stdin, p.stdout, p.stderr = inW, outR, errR
 	go p.reap()
-	go p.copyStderr(o.Stderr, o.Logger)
+	if errR != nil {
+		go p.copyStderr(o.Stderr, o.Logger)
+	} else {
+		close(p.stderrDone)
+	}
 	return nil
 }
 

@@ -239,3 +239,24 @@ func TestStartErrors(t *testing.T) {
 		t.Error("a command with its own Stdout started")
 	}
 }
+
+// TestMergeStderr: with MergeStderr, standard error comes through Read,
+// in order with standard output, and the tail stays empty.
+func TestMergeStderr(t *testing.T) {
+	var logged bytes.Buffer
+	p := start(t, "stderr", &Options{Grace: 3 * time.Second, Stderr: &logged, MergeStderr: true})
+	p.CloseWrite()
+	out, err := io.ReadAll(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(out), "one\ntwo\nout\n"; got != want {
+		t.Errorf("Read gave %q, want %q", got, want)
+	}
+	if err := p.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if logged.Len() != 0 || len(p.StderrTail()) != 0 {
+		t.Errorf("standard error also went to Stderr (%q) or the tail (%q)", logged.String(), p.StderrTail())
+	}
+}
