@@ -175,6 +175,9 @@ func (r *clientRun) finish() {
 	if len(r.rep.Find("client.fs.read-back")) == 0 {
 		r.verdict("client.fs.read-back", NotApplicable, "fs.writeTextFile and fs.readTextFile not both advertised")
 	}
+	if len(r.rep.Find("client.fs.outside")) == 0 {
+		r.verdict("client.fs.outside", NotApplicable, "no file system advertised, or no absolute cwd below the root")
+	}
 	if len(r.rep.Find("client.terminal")) == 0 {
 		r.verdict("client.terminal", NotApplicable, "terminal not advertised")
 	}
