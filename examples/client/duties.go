@@ -1,0 +1,17 @@
+package main
+
+import (
+	"github.com/acpgen/acpgen/acpclient"
+	"github.com/acpgen/acpgen/generated/acpv1"
+)
+
+// duties serves the agent's file requests, confined to the working
+// directory of each session (the client's own), and its terminal requests,
+// running the commands in process groups that end with the client.
+var duties = acpclient.New(acpclient.Options{Read: true, Write: true, Terminals: true})
+
+// connOptions are the options of the connection to the agent: the wire log,
+// and the middleware that tells duties of the sessions the client opens.
+func connOptions() []acpv1.ConnOption {
+	return []acpv1.ConnOption{wireV1(), acpv1.WithMiddleware(duties.Middleware())}
+}
