@@ -13,6 +13,10 @@
 // capabilities say exactly what Options serve: a method not served answers
 // "method not found".
 //
+// Turns cancels v1 prompt turns the protocol's way: session/cancel, the
+// turn's permission requests answered cancelled, the agent's stop reason
+// returned.
+//
 // OverV2 lets a client written once, against acpv1, speak to v2 agents
 // too, through convert's Bridge: with acplaunch.Start (or
 // convert.Negotiate), the same client serves either version.

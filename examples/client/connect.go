@@ -27,7 +27,7 @@ func connect(prompt, url string) error {
 	if _, err = conn.Initialize(ctx, initializeRequest()); err != nil {
 		err = fmt.Errorf("initialize: %w", err)
 	} else {
-		stop, err = session(ctx, conn, c, prompt)
+		stop, err = session(ctx, conn, prompt)
 	}
 	if closeErr := t.Close(); err == nil && closeErr != nil {
 		err = fmt.Errorf("closing: %w", closeErr)

@@ -11,7 +11,8 @@ import (
 var duties = acpclient.New(acpclient.Options{Read: true, Write: true, Terminals: true})
 
 // connOptions are the options of the connection to the agent: the wire log,
-// and the middleware that tells duties of the sessions the client opens.
+// the middleware that tells duties of the sessions the client opens, and
+// the one that answers a cancelled turn's permission requests.
 func connOptions() []acpv1.ConnOption {
-	return []acpv1.ConnOption{wireV1(), acpv1.WithMiddleware(duties.Middleware())}
+	return []acpv1.ConnOption{wireV1(), acpv1.WithMiddleware(duties.Middleware(), turns.Middleware())}
 }

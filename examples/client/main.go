@@ -19,10 +19,10 @@
 // It advertises and serves the agent's file requests, confined to its
 // working directory, and terminals, with package acpclient (see duties.go).
 //
-// SIGINT or SIGTERM during the turn cancels it: the client sends
-// session/cancel, answers any permission request "cancelled" from then on,
-// and waits at most 5 s for the agent to end the turn, then prints
-// "stop: cancelled" (the stop reason the agent gave).
+// SIGINT or SIGTERM during the turn cancels it with acpclient.Turns: the
+// client sends session/cancel, answers the turn's permission requests
+// "cancelled" from then on, and waits at most 5 s for the agent to end the
+// turn, then prints "stop: cancelled" (the stop reason the agent gave).
 //
 // The agent runs in a process group of its own, its standard error goes to
 // the client's, and the client gives it 10 s to answer initialize. When the
@@ -39,7 +39,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -85,7 +84,7 @@ func run(prompt string, command []string) error {
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
-	reason, err := session(ctx, agent.ClientSideConnection, c, prompt)
+	reason, err := session(ctx, agent.ClientSideConnection, prompt)
 	err = agent.Process.Explain(err) // an agent that exited says how
 	if closeErr := agent.Close(); err == nil && closeErr != nil {
 		err = fmt.Errorf("agent: %w", closeErr)
@@ -97,14 +96,15 @@ func run(prompt string, command []string) error {
 	return nil
 }
 
-// cancelWait bounds the wait for the agent to end a cancelled turn.
-const cancelWait = 5 * time.Second
+// turns cancels a turn the protocol's way when the context of its Prompt
+// ends: session/cancel, permission answered cancelled, the agent's stop
+// reason returned (at most 5 s later).
+var turns acpclient.Turns
 
 // session opens a session in the working directory, runs the prompt turn
-// and returns its stop reason. When ctx ends during the turn, it cancels
-// the turn with session/cancel and returns the stop reason the agent ends
-// it with.
-func session(ctx context.Context, conn *acpv1.ClientSideConnection, c *client, prompt string) (acpv1.StopReason, error) {
+// and returns its stop reason. When ctx ends during the turn, turns cancels
+// it and the stop reason is the agent's, cancelled.
+func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt string) (acpv1.StopReason, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return "", err
@@ -113,47 +113,20 @@ func session(ctx context.Context, conn *acpv1.ClientSideConnection, c *client, p
 	if err != nil {
 		return "", fmt.Errorf("session/new: %w", err)
 	}
-	type answer struct {
-		r   *acpv1.PromptResponse
-		err error
+	r, err := turns.Prompt(ctx, conn, acpv1.NewPromptRequest(s.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText(prompt)}))
+	if err != nil {
+		return "", fmt.Errorf("session/prompt: %w", err)
 	}
-	done := make(chan answer, 1)
-	go func() {
-		// Not ctx: ending ctx cancels the turn with session/cancel below,
-		// and the agent's answer is still wanted.
-		r, err := conn.Prompt(context.WithoutCancel(ctx), acpv1.NewPromptRequest(s.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText(prompt)}))
-		done <- answer{r, err}
-	}()
-	var a answer
-	select {
-	case a = <-done:
-	case <-ctx.Done():
-		c.cancelled.Store(true)
-		if err := conn.Cancel(context.WithoutCancel(ctx), acpv1.NewCancelNotification(s.SessionID)); err != nil {
-			return "", fmt.Errorf("session/cancel: %w", err)
-		}
-		t := time.NewTimer(cancelWait)
-		defer t.Stop()
-		select {
-		case a = <-done:
-		case <-t.C:
-			return "", fmt.Errorf("session/cancel: the agent did not end the turn within %v", cancelWait)
-		}
-	}
-	if a.err != nil {
-		return "", fmt.Errorf("session/prompt: %w", a.err)
-	}
-	return a.r.StopReason, nil
+	return r.StopReason, nil
 }
 
 // client renders the agent's updates and answers its permission requests;
 // its file and terminal duties are duties's.
 type client struct {
 	*acpclient.V1
-	cancelled *atomic.Bool // the turn was cancelled: permission is answered cancelled
 }
 
-func newClient() *client { return &client{V1: duties.V1(), cancelled: new(atomic.Bool)} }
+func newClient() *client { return &client{V1: duties.V1()} }
 
 // SessionUpdate prints the text of agent message chunks, and a line for
 // each plan an update changes. Notifications are handled in order, and
@@ -169,13 +142,12 @@ func (c *client) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification
 }
 
 // RequestPermission picks the first option that allows the tool call, or
-// answers cancelled when there is none or the turn was cancelled.
+// answers cancelled when there is none. Once a turn is cancelled, turns's
+// middleware answers cancelled instead.
 func (c *client) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
-	if !c.cancelled.Load() {
-		for _, o := range p.Options {
-			if o.Kind == acpv1.PermissionOptionKindAllowOnce || o.Kind == acpv1.PermissionOptionKindAllowAlways {
-				return acpv1.NewRequestPermissionResponse(acpv1.NewRequestPermissionOutcomeSelected(o.OptionID)), nil
-			}
+	for _, o := range p.Options {
+		if o.Kind == acpv1.PermissionOptionKindAllowOnce || o.Kind == acpv1.PermissionOptionKindAllowAlways {
+			return acpv1.NewRequestPermissionResponse(acpv1.NewRequestPermissionOutcomeSelected(o.OptionID)), nil
 		}
 	}
 	return acpv1.NewRequestPermissionResponse(acpv1.NewRequestPermissionOutcomeCancelled()), nil
