@@ -17,6 +17,10 @@
 // turn's permission requests answered cancelled, the agent's stop reason
 // returned.
 //
+// WatchV1 reports the agent's messages that the client connection drops
+// without an answer (notifications whose params do not fit, oversize
+// lines), with their method and reason.
+//
 // OverV2 lets a client written once, against acpv1, speak to v2 agents
 // too, through convert's Bridge: with acplaunch.Start (or
 // convert.Negotiate), the same client serves either version.

@@ -140,3 +140,30 @@ func TestClientServesFiles(t *testing.T) {
 		t.Errorf("files beside the work directory: %v (a write outside it?)", entries)
 	}
 }
+
+// TestClientPrintsDrops: five session/update notifications that do not fit
+// the schema give five stderr lines, each with the method and the reason.
+func TestClientPrintsDrops(t *testing.T) {
+	_, client := binaries(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, client, append([]string{"-prompt", "go", "--"}, scripted(t, "misfit")...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client: %v\n%s", err, stderr.Bytes())
+	}
+	if string(out) != "stop: end_turn\n" {
+		t.Errorf("stdout %q", out)
+	}
+	var drops []string
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.HasPrefix(line, "client: dropped session/update: ") {
+			drops = append(drops, line)
+		}
+	}
+	if len(drops) != 5 {
+		t.Errorf("%d drop lines, want 5:\n%s", len(drops), stderr.Bytes())
+	}
+}

@@ -65,7 +65,7 @@ func scriptedAgent(mode string) {
 					map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1"}, // no title
 					map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": 42}},
 					map[string]any{"content": map[string]any{"type": "text", "text": "no kind"}},
-					map[string]any{"sessionUpdate": "plan", "entries": "none"},
+					map[string]any{"sessionUpdate": "agent_thought_chunk"}, // no content
 				} {
 					update(u)
 				}

@@ -22,7 +22,8 @@ func connect(prompt, url string) error {
 		return err
 	}
 	c := newClient()
-	conn := acpv1.NewClientSideConnection(c, t, t, connOptions()...)
+	r, w := watch(t, t)
+	conn := acpv1.NewClientSideConnection(c, w, r, connOptions()...)
 	var stop acpv1.StopReason
 	if _, err = conn.Initialize(ctx, initializeRequest()); err != nil {
 		err = fmt.Errorf("initialize: %w", err)

@@ -17,7 +17,9 @@
 // its exit status and the last lines of its standard error.
 //
 // It advertises and serves the agent's file requests, confined to its
-// working directory, and terminals, with package acpclient (see duties.go).
+// working directory, and terminals, with package acpclient (see duties.go),
+// and prints on stderr each message of the agent that the connection drops
+// ("client: dropped session/update: REASON").
 //
 // SIGINT or SIGTERM during the turn cancels it with acpclient.Turns: the
 // client sends session/cancel, answers the turn's permission requests
@@ -80,7 +82,7 @@ func run(prompt string, command []string) error {
 	start, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	c := newClient()
-	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), c, initializeRequest(), &acplaunch.Options{V1: connOptions()})
+	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), c, initializeRequest(), &acplaunch.Options{V1: connOptions(), Wrap: watch})
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
