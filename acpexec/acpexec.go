@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -95,6 +96,8 @@ type Process struct {
 	waitErr    error
 	stderrDone chan struct{} // closed when the standard error reader ends
 	tail       *tail
+
+	outEnded atomic.Bool // a Read of the agent's output has failed (its end)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -206,7 +209,13 @@ func (p *Process) Pid() int { return p.pid }
 // Read reads the agent's standard output. It returns io.EOF when the agent
 // and every process that inherited its output have closed it, and an error
 // once Close has ended the agent.
-func (p *Process) Read(b []byte) (int, error) { return p.stdout.Read(b) }
+func (p *Process) Read(b []byte) (int, error) {
+	n, err := p.stdout.Read(b)
+	if err != nil {
+		p.outEnded.Store(true)
+	}
+	return n, err
+}
 
 // Write writes to the agent's standard input.
 func (p *Process) Write(b []byte) (int, error) { return p.stdin.Write(b) }

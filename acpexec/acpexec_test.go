@@ -166,11 +166,17 @@ func TestExitBeforeAnswer(t *testing.T) {
 	}
 }
 
+// TestExplainRunning: an agent whose output has not ended is running, and
+// Explain returns at once, without a wait.
 func TestExplainRunning(t *testing.T) {
 	p := start(t, "echo", short)
 	want := errors.New("x")
+	start := time.Now()
 	if err := p.Explain(want); err != want {
 		t.Errorf("Explain of a running agent gave %v", err)
+	}
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Errorf("Explain of a running agent took %v", took)
 	}
 }
 
