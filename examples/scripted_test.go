@@ -12,6 +12,15 @@ import (
 // scriptedEnv names the scripted agent a re-executed test binary plays.
 const scriptedEnv = "ACPGEN_EXAMPLES_SCRIPTED_AGENT"
 
+// misfits are session updates whose params do not fit the schema; the fifth
+// misfit the scripted agent sends has no sessionId.
+var misfits = []any{
+	map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1"}, // no title
+	map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": 42}},
+	map[string]any{"content": map[string]any{"type": "text", "text": "no kind"}},
+	map[string]any{"sessionUpdate": "agent_thought_chunk"}, // no content
+}
+
 // scriptedAgent is a v1 agent that speaks raw JSON-RPC lines and plays one
 // script after session/prompt:
 //   - stream: sends an agent message chunk "tick" every 50 ms until
@@ -61,12 +70,7 @@ func scriptedAgent(mode string) {
 				fmt.Fprintln(os.Stderr, "giving up")
 				os.Exit(7)
 			case "misfit":
-				for _, u := range []any{
-					map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1"}, // no title
-					map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": 42}},
-					map[string]any{"content": map[string]any{"type": "text", "text": "no kind"}},
-					map[string]any{"sessionUpdate": "agent_thought_chunk"}, // no content
-				} {
+				for _, u := range misfits {
 					update(u)
 				}
 				send(map[string]any{"jsonrpc": "2.0", "method": "session/update", "params": map[string]any{"update": map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "no session"}}}})
