@@ -53,8 +53,8 @@ func (r *clientRun) outside(sid string) {
 		}
 	}
 	if len(bad) > 0 {
-		r.verdict("client.fs.outside", Fail, "%s", strings.Join(bad, "; "))
+		r.verdict(ClientFSOutside, Fail, "%s", strings.Join(bad, "; "))
 		return
 	}
-	r.verdict("client.fs.outside", Pass, "refused: %s", strings.Join(used, ", "))
+	r.verdict(ClientFSOutside, Pass, "refused: %s", strings.Join(used, ", "))
 }

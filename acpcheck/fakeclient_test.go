@@ -130,7 +130,7 @@ func TestFakeClientPasses(t *testing.T) {
 			t.Fatalf("v%d:\n%s", v, r.Text())
 		}
 		if v == 1 {
-			for _, id := range []string{"client.fs.read", "client.fs.write", "client.fs.read-back", "client.fs.outside", "client.terminal"} {
+			for _, id := range []ID{ClientFSRead, ClientFSWrite, ClientFSReadBack, ClientFSOutside, ClientTerminal} {
 				if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 					t.Errorf("%s: %+v", id, vs)
 				}
@@ -138,7 +138,7 @@ func TestFakeClientPasses(t *testing.T) {
 		}
 	}
 	r := checkFakeClient(t, "cancel", 1)
-	if vs := r.Find("client.permission.cancelled"); len(vs) != 1 || vs[0].Status != Pass {
+	if vs := r.Find(ClientPermissionCancelled); len(vs) != 1 || vs[0].Status != Pass {
 		t.Errorf("client.permission.cancelled: %+v", vs)
 	}
 }
@@ -147,7 +147,7 @@ func TestFakeClientPasses(t *testing.T) {
 // (and refuses writes) is sent none.
 func TestClientNoWrite(t *testing.T) {
 	r := checkFakeClient(t, "no-write", 1)
-	for _, id := range []string{"client.fs.write", "client.fs.read-back"} {
+	for _, id := range []ID{ClientFSWrite, ClientFSReadBack} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != NotApplicable {
 			t.Errorf("%s: %+v", id, vs)
 		}
@@ -158,21 +158,24 @@ func TestClientNoWrite(t *testing.T) {
 }
 
 func TestPlantedClientFaults(t *testing.T) {
-	for _, tc := range []struct{ fault, req string }{
-		{"framing", "client.stdio.framing"},
-		{"first", "client.init.first"},
-		{"relative-cwd", "client.session.cwd"},
-		{"schema", "client.schema.valid"},
-		{"prompt-content", "client.prompt.content"},
-		{"id-string", "client.rpc.id-string"},
-		{"method-not-found", "client.rpc.method-not-found"},
-		{"notification-answer", "client.rpc.notification-silent"},
-		{"bad-option", "client.permission.answer"},
-		{"cancel-selected", "client.permission.cancelled"},
-		{"cancel-no-answer", "client.permission.cancelled"},
-		{"terminal", "client.terminal"},
-		{"write-error", "client.fs.write"},
-		{"read-back", "client.fs.read-back"},
+	for _, tc := range []struct {
+		fault string
+		req   ID
+	}{
+		{"framing", ClientStdioFraming},
+		{"first", ClientInitFirst},
+		{"relative-cwd", ClientSessionCWD},
+		{"schema", ClientSchemaValid},
+		{"prompt-content", ClientPromptContent},
+		{"id-string", ClientRPCIDString},
+		{"method-not-found", ClientRPCMethodNotFound},
+		{"notification-answer", ClientRPCNotificationSilent},
+		{"bad-option", ClientPermissionAnswer},
+		{"cancel-selected", ClientPermissionCancelled},
+		{"cancel-no-answer", ClientPermissionCancelled},
+		{"terminal", ClientTerminal},
+		{"write-error", ClientFSWrite},
+		{"read-back", ClientFSReadBack},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			r := checkFakeClient(t, tc.fault, 1)
@@ -243,7 +246,7 @@ func TestClientCancelWithoutAnswer(t *testing.T) {
 	start := time.Now()
 	r := checkFakeClient(t, "cancel-no-answer", 1)
 	took := time.Since(start)
-	vs := r.Find("client.permission.cancelled")
+	vs := r.Find(ClientPermissionCancelled)
 	if len(vs) != 1 || vs[0].Status != Fail || !strings.Contains(vs[0].Detail, "unanswered") {
 		t.Fatalf("client.permission.cancelled: %+v", vs)
 	}
@@ -256,11 +259,11 @@ func TestClientCancelWithoutAnswer(t *testing.T) {
 // client.fs.outside, naming the paths; a SHOULD, the run stays OK.
 func TestClientOutside(t *testing.T) {
 	r := checkFakeClient(t, "outside", 1)
-	vs := r.Find("client.fs.outside")
+	vs := r.Find(ClientFSOutside)
 	if len(vs) != 1 || vs[0].Status != Fail || !strings.Contains(vs[0].Detail, "/../acpcheck-outside-") {
 		t.Fatalf("client.fs.outside: %+v", vs)
 	}
-	if vs := r.Find("client.fs.read"); len(vs) != 1 || !strings.Contains(vs[0].Detail, "/tmp/acpcheck-no-such-file.txt") {
+	if vs := r.Find(ClientFSRead); len(vs) != 1 || !strings.Contains(vs[0].Detail, "/tmp/acpcheck-no-such-file.txt") {
 		t.Errorf("client.fs.read does not name its path: %+v", vs)
 	}
 }

@@ -30,20 +30,20 @@ func serve(w io.Writer, r io.Reader) error {
 				b := convert.NewBridgeFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
 					v2 = newAgentV2(c)
 					return v2
-				}, w, r, convert.BridgeOptions{Undeliverable: undeliverable, V1: []acpv1.ConnOption{wireV1()}})
+				}, w, r, convert.BridgeOptions{Undeliverable: undeliverable, V1: []acpv1.ConnOption{wire.V1()}})
 				return b.V1()
 			}
 			return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
 				a := newAgent()
 				a.conn = c
 				return a
-			}, w, r, wireV1())
+			}, w, r, wire.V1())
 		}, convert.InitializeForV1),
 		acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
 			return acpv2.NewAgentSideConnectionFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
 				v2 = newAgentV2(c)
 				return v2
-			}, w, r, wireV2())
+			}, w, r, wire.V2())
 		}, convert.InitializeForV2))
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ var duties = acpclient.New(acpclient.Options{Read: true, Write: true, Terminals:
 // the middleware that tells duties of the sessions the client opens, and
 // the one that answers a cancelled turn's permission requests.
 func connOptions() []acpv1.ConnOption {
-	return []acpv1.ConnOption{wireV1(), acpv1.WithMiddleware(duties.Middleware(), turns.Middleware())}
+	return []acpv1.ConnOption{wire.V1(), acpv1.WithMiddleware(duties.Middleware(), turns.Middleware())}
 }
 
 // printDrop prints on stderr a message from the agent that the connection

@@ -46,8 +46,12 @@ import (
 
 	"github.com/acpgen/acpgen/acpclient"
 	"github.com/acpgen/acpgen/acplaunch"
+	"github.com/acpgen/acpgen/examples/internal/wirelog"
 	"github.com/acpgen/acpgen/generated/acpv1"
 )
+
+// wire is the wire log of -wire-log and $ACP_WIRE_LOG.
+var wire = wirelog.Flags("client")
 
 func main() {
 	prompt := flag.String("prompt", "", "the text to send the agent")
