@@ -175,6 +175,9 @@ func (r *clientRun) finish() {
 	if len(r.rep.Find(ClientFSReadBack)) == 0 {
 		r.verdict(ClientFSReadBack, NotApplicable, "fs.writeTextFile and fs.readTextFile not both advertised")
 	}
+	if len(r.rep.Find(ClientFSOutside)) == 0 {
+		r.verdict(ClientFSOutside, NotApplicable, "no file system advertised, or no absolute cwd below the root")
+	}
 	if len(r.rep.Find(ClientTerminal)) == 0 {
 		r.verdict(ClientTerminal, NotApplicable, "terminal not advertised")
 	}

@@ -3,8 +3,10 @@ package acpcheck
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // prompt plays the scripted turn: updates of every kind, the probes of
@@ -50,6 +52,7 @@ func (r *clientRun) prompt(m *msg) {
 	r.probe()
 	r.readFile(sid)
 	r.writeFile(sid)
+	r.outside(sid)
 	r.terminal(sid)
 	r.permission(sid)
 	stop := "end_turn"
@@ -148,18 +151,23 @@ func (r *clientRun) probe() {
 	}
 }
 
-// readFile asks for a file the client may or may not have, where the
-// client advertised fs.readTextFile.
+// readFile asks for a file the client does not have, in the session's cwd
+// (at the root when the cwd is not absolute), where the client advertised
+// fs.readTextFile.
 func (r *clientRun) readFile(sid string) {
 	if !r.fsCaps().ReadTextFile {
 		return
 	}
-	res, err := r.c.call("fs/read_text_file", map[string]any{"sessionId": sid, "path": "/acpcheck-no-such-file.txt"})
+	path := "/acpcheck-no-such-file.txt"
+	if filepath.IsAbs(r.cwd) {
+		path = filepath.Join(r.cwd, "acpcheck-no-such-file.txt")
+	}
+	res, err := r.c.call("fs/read_text_file", map[string]any{"sessionId": sid, "path": path})
 	if err != nil {
-		r.verdict(ClientFSRead, Fail, "fs/read_text_file: %v", err)
+		r.verdict(ClientFSRead, Fail, "fs/read_text_file %s: %v", path, err)
 		return
 	}
-	r.verdict(ClientFSRead, Pass, "answered (%s)", errText(res, nil))
+	r.verdict(ClientFSRead, Pass, "answered (%s) for %s", errText(res, nil), path)
 }
 
 // permission asks for permission with a string id and judges the answer.
@@ -178,10 +186,13 @@ func (r *clientRun) permission(sid string) {
 		r.verdict(ClientPermissionAnswer, Fail, "%v", err)
 		return
 	}
-	res, err := r.c.await(id, r.opts.PermissionTimeout)
+	res, err := r.awaitPermission(id, sid)
 	if err != nil {
 		r.verdict(ClientRPCIDString, Fail, "no answer with id %s: %v", id, err)
 		r.verdict(ClientPermissionAnswer, Fail, "no answer: %v", err)
+		if r.cancelled[sid] {
+			r.verdict(ClientPermissionCancelled, Fail, "the client sent session/cancel and left the pending permission request unanswered for -timeout (%v): %v", r.opts.Timeout, err)
+		}
 		return
 	}
 	r.verdict(ClientRPCIDString, Pass, "id %s echoed", id)
@@ -210,6 +221,34 @@ func (r *clientRun) permission(sid string) {
 	}
 	if r.version == 2 {
 		r.update(sid, map[string]any{"sessionUpdate": "state_update", "state": "running"})
+	}
+}
+
+// awaitPermission waits for the answer to the permission request id of
+// session sid: PermissionTimeout, which a person may need, until the
+// client cancels the turn, and from then on Timeout, as a client that
+// cancels answers at once.
+func (r *clientRun) awaitPermission(id, sid string) (*msg, error) {
+	deadline := time.Now().Add(r.opts.PermissionTimeout)
+	cancelled := false
+	for {
+		if !cancelled && r.cancelled[sid] {
+			cancelled = true
+			if d := time.Now().Add(r.opts.Timeout); d.Before(deadline) {
+				deadline = d
+			}
+		}
+		var found *msg
+		err := r.c.pump(time.Until(deadline), func(m *msg) bool {
+			if m.isResponse() && string(compactJSON(m.ID)) == id {
+				found = m
+				return true
+			}
+			return !cancelled && r.cancelled[sid]
+		})
+		if err != nil || found != nil {
+			return found, err
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"time"
 )
@@ -129,7 +130,7 @@ func TestFakeClientPasses(t *testing.T) {
 			t.Fatalf("v%d:\n%s", v, r.Text())
 		}
 		if v == 1 {
-			for _, id := range []ID{ClientFSRead, ClientFSWrite, ClientFSReadBack, ClientTerminal} {
+			for _, id := range []ID{ClientFSRead, ClientFSWrite, ClientFSReadBack, ClientFSOutside, ClientTerminal} {
 				if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 					t.Errorf("%s: %+v", id, vs)
 				}
@@ -171,6 +172,7 @@ func TestPlantedClientFaults(t *testing.T) {
 		{"notification-answer", ClientRPCNotificationSilent},
 		{"bad-option", ClientPermissionAnswer},
 		{"cancel-selected", ClientPermissionCancelled},
+		{"cancel-no-answer", ClientPermissionCancelled},
 		{"terminal", ClientTerminal},
 		{"write-error", ClientFSWrite},
 		{"read-back", ClientFSReadBack},
@@ -190,11 +192,15 @@ func TestPlantedClientFaults(t *testing.T) {
 
 // fakeFile answers the file system requests from files, in memory, as
 // the fault says: write-error refuses writes, read-back reads back other
-// content, and no-write (which does not advertise writes) refuses them.
+// content, no-write (which does not advertise writes) refuses them, and
+// outside does not refuse paths outside /tmp.
 func fakeFile(fault string, files map[string]string, method string, id, params json.RawMessage) any {
 	var p struct{ Path, Content string }
 	json.Unmarshal(params, &p)
 	fail := map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32002, "message": "not found"}}
+	if fault != "outside" && (!strings.HasPrefix(p.Path, "/tmp/") || strings.Contains(p.Path, "..")) {
+		return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32602, "message": "Invalid params", "data": map[string]any{"path": p.Path}}}
+	}
 	if method == "fs/write_text_file" {
 		if fault == "write-error" || fault == "no-write" {
 			return fail
@@ -221,11 +227,43 @@ func fakePermission(fault, sid string, id json.RawMessage, send func(any)) {
 	switch fault {
 	case "bad-option":
 		outcome["optionId"] = "maybe"
-	case "cancel", "cancel-selected":
+	case "cancel", "cancel-selected", "cancel-no-answer":
 		send(map[string]any{"jsonrpc": "2.0", "method": "session/cancel", "params": map[string]any{"sessionId": sid}})
-		if fault == "cancel" {
+		switch fault {
+		case "cancel":
 			outcome = map[string]any{"outcome": "cancelled"}
+		case "cancel-no-answer":
+			return
 		}
 	}
 	send(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"outcome": outcome}})
+}
+
+// TestClientCancelWithoutAnswer: a client that cancels the turn and leaves
+// the permission request unanswered fails client.permission.cancelled
+// within the timeout, not the permission timeout, with the reason.
+func TestClientCancelWithoutAnswer(t *testing.T) {
+	start := time.Now()
+	r := checkFakeClient(t, "cancel-no-answer", 1)
+	took := time.Since(start)
+	vs := r.Find(ClientPermissionCancelled)
+	if len(vs) != 1 || vs[0].Status != Fail || !strings.Contains(vs[0].Detail, "unanswered") {
+		t.Fatalf("client.permission.cancelled: %+v", vs)
+	}
+	if took >= 5*time.Second {
+		t.Errorf("the check took %v, the permission timeout; want the timeout after the cancel", took)
+	}
+}
+
+// TestClientOutside: a client that reads and writes outside its cwd fails
+// client.fs.outside, naming the paths; a SHOULD, the run stays OK.
+func TestClientOutside(t *testing.T) {
+	r := checkFakeClient(t, "outside", 1)
+	vs := r.Find(ClientFSOutside)
+	if len(vs) != 1 || vs[0].Status != Fail || !strings.Contains(vs[0].Detail, "/../acpcheck-outside-") {
+		t.Fatalf("client.fs.outside: %+v", vs)
+	}
+	if vs := r.Find(ClientFSRead); len(vs) != 1 || !strings.Contains(vs[0].Detail, "/tmp/acpcheck-no-such-file.txt") {
+		t.Errorf("client.fs.read does not name its path: %+v", vs)
+	}
 }

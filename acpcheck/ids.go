@@ -72,6 +72,7 @@ const (
 	ClientFSRead                // client.fs.read
 	ClientFSWrite               // client.fs.write
 	ClientFSReadBack            // client.fs.read-back
+	ClientFSOutside             // client.fs.outside
 	ClientTerminal              // client.terminal
 
 	RemoteHTTPInitialize        // remote.http.initialize
@@ -176,6 +177,7 @@ var idNames = [...]string{
 	ClientFSRead:                "client.fs.read",
 	ClientFSWrite:               "client.fs.write",
 	ClientFSReadBack:            "client.fs.read-back",
+	ClientFSOutside:             "client.fs.outside",
 	ClientTerminal:              "client.terminal",
 	RemoteHTTPInitialize:        "remote.http.initialize",
 	RemoteHTTPAccepted:          "remote.http.accepted",

@@ -20,6 +20,7 @@ func init() {
 		Requirement{ClientFSRead, PerCapability, "A client that advertises fs.readTextFile answers fs/read_text_file (with the text or an error).", pageFileSystem},
 		Requirement{ClientFSWrite, PerCapability, "A client that advertises fs.writeTextFile writes a new file in the session's cwd on fs/write_text_file (the kit writes one, acpcheck-RANDOM.txt); one that does not is sent none.", pageFileSystem},
 		Requirement{ClientFSReadBack, PerCapability, "A client that advertises fs.writeTextFile and fs.readTextFile answers fs/read_text_file of the file just written with the content written.", pageFileSystem},
+		Requirement{ClientFSOutside, Should, "A client that advertises the file system refuses fs/read_text_file and fs/write_text_file of a path outside the session's cwd, given absolute or through \"..\" (a read answered resource-not-found was looked up, not refused).", pageFileSystem},
 		Requirement{ClientTerminal, PerCapability, "A client that advertises terminal answers terminal/create with a terminalId, then terminal/wait_for_exit and terminal/release of it.", pageTerminals},
 	)
 }

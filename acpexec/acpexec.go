@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -42,6 +43,11 @@ type Options struct {
 	// TailLines is how many of the last lines of standard error are kept
 	// for ExitError; DefaultTailLines when zero.
 	TailLines int
+	// MergeStderr sends the command's standard error to its standard
+	// output, as a shell's 2>&1 does: Read returns both, in the order
+	// they were written, and Stderr, Logger and TailLines are not used.
+	// A terminal's output is read this way.
+	MergeStderr bool
 }
 
 // Ending says how Close ended the agent.
@@ -90,6 +96,8 @@ type Process struct {
 	waitErr    error
 	stderrDone chan struct{} // closed when the standard error reader ends
 	tail       *tail
+
+	outEnded atomic.Bool // a Read of the agent's output has failed (its end)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -157,9 +165,11 @@ func (p *Process) start(o Options) (err error) {
 	if err != nil {
 		return fmt.Errorf("acpexec: %w", err)
 	}
-	errR, errW, err := pipe()
-	if err != nil {
-		return fmt.Errorf("acpexec: %w", err)
+	errR, errW := (*os.File)(nil), outW
+	if !o.MergeStderr {
+		if errR, errW, err = pipe(); err != nil {
+			return fmt.Errorf("acpexec: %w", err)
+		}
 	}
 	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, errW
 	setGroup(p.cmd)
@@ -171,11 +181,17 @@ func (p *Process) start(o Options) (err error) {
 	// holding the write ends has closed them.
 	inR.Close()
 	outW.Close()
-	errW.Close()
+	if errR != nil {
+		errW.Close()
+	}
 	p.pid = p.cmd.Process.Pid
 	p.stdin, p.stdout, p.stderr = inW, outR, errR
 	go p.reap()
-	go p.copyStderr(o.Stderr, o.Logger)
+	if errR != nil {
+		go p.copyStderr(o.Stderr, o.Logger)
+	} else {
+		close(p.stderrDone)
+	}
 	return nil
 }
 
@@ -193,7 +209,13 @@ func (p *Process) Pid() int { return p.pid }
 // Read reads the agent's standard output. It returns io.EOF when the agent
 // and every process that inherited its output have closed it, and an error
 // once Close has ended the agent.
-func (p *Process) Read(b []byte) (int, error) { return p.stdout.Read(b) }
+func (p *Process) Read(b []byte) (int, error) {
+	n, err := p.stdout.Read(b)
+	if err != nil {
+		p.outEnded.Store(true)
+	}
+	return n, err
+}
 
 // Write writes to the agent's standard input.
 func (p *Process) Write(b []byte) (int, error) { return p.stdin.Write(b) }

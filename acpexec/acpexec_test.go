@@ -166,11 +166,17 @@ func TestExitBeforeAnswer(t *testing.T) {
 	}
 }
 
+// TestExplainRunning: an agent whose output has not ended is running, and
+// Explain returns at once, without a wait.
 func TestExplainRunning(t *testing.T) {
 	p := start(t, "echo", short)
 	want := errors.New("x")
+	start := time.Now()
 	if err := p.Explain(want); err != want {
 		t.Errorf("Explain of a running agent gave %v", err)
+	}
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Errorf("Explain of a running agent took %v", took)
 	}
 }
 
@@ -237,5 +243,26 @@ func TestStartErrors(t *testing.T) {
 	cmd.Stdout = io.Discard
 	if _, err := Start(context.Background(), cmd, nil); err == nil {
 		t.Error("a command with its own Stdout started")
+	}
+}
+
+// TestMergeStderr: with MergeStderr, standard error comes through Read,
+// in order with standard output, and the tail stays empty.
+func TestMergeStderr(t *testing.T) {
+	var logged bytes.Buffer
+	p := start(t, "stderr", &Options{Grace: 3 * time.Second, Stderr: &logged, MergeStderr: true})
+	p.CloseWrite()
+	out, err := io.ReadAll(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(out), "one\ntwo\nout\n"; got != want {
+		t.Errorf("Read gave %q, want %q", got, want)
+	}
+	if err := p.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if logged.Len() != 0 || len(p.StderrTail()) != 0 {
+		t.Errorf("standard error also went to Stderr (%q) or the tail (%q)", logged.String(), p.StderrTail())
 	}
 }

@@ -43,7 +43,9 @@ func (p *Process) shutdown() error {
 		err = fmt.Errorf("acpexec: the agent (pid %d) was not reaped %v after SIGKILL", p.pid, killWait)
 	}
 	p.stdout.Close()
-	p.stderr.Close()
+	if p.stderr != nil {
+		p.stderr.Close()
+	}
 	<-p.stderrDone
 	p.mu.Lock()
 	p.ending = ending

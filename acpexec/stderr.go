@@ -123,15 +123,16 @@ func (e *ExitError) ExitCode() int {
 	return e.State.ExitCode()
 }
 
-// explainWait is how long Explain waits for an agent whose output has ended
-// to exit.
-const explainWait = 500 * time.Millisecond
+// explainWait bounds how long Explain waits, once the agent's output has
+// ended, for the agent to exit.
+const explainWait = 2 * time.Second
 
 // Explain returns err as the cause of an *ExitError when the agent has
-// exited, or exits within half a second, as it does when a failed read of
-// its output was its exit: the error then says the agent's exit status and
-// the last lines of its standard error. When the agent is still running,
-// Explain returns err unchanged; a nil err stays nil.
+// exited, or when its output has ended (a Read failed) and it exits within
+// 2 s, as an agent does whose exit ended the connection: the error then
+// says the agent's exit status and the last lines of its standard error.
+// While the agent's output has not ended the agent is running, and Explain
+// returns err unchanged at once, without a wait; a nil err stays nil.
 func (p *Process) Explain(err error) error {
 	if err == nil {
 		return nil
@@ -140,15 +141,23 @@ func (p *Process) Explain(err error) error {
 	if errors.As(err, &exit) {
 		return err
 	}
-	t := time.NewTimer(explainWait)
-	defer t.Stop()
 	select {
 	case <-p.exited:
-	case <-t.C:
-		return err
+	default:
+		if !p.outEnded.Load() {
+			return err
+		}
+		t := time.NewTimer(explainWait)
+		defer t.Stop()
+		select {
+		case <-p.exited:
+		case <-t.C:
+			return err
+		}
 	}
 	// The agent has exited; its last lines may still be in the pipe.
-	t.Reset(100 * time.Millisecond)
+	t := time.NewTimer(100 * time.Millisecond)
+	defer t.Stop()
 	select {
 	case <-p.stderrDone:
 	case <-t.C:

@@ -52,7 +52,7 @@ func (p examplePrinter) UpdateSession(ctx context.Context, n *acpv2.UpdateSessio
 		}
 	case *acpv2.SessionUpdateStateUpdate:
 		if idle, ok := u.Value.(*acpv2.StateUpdateIdle); ok {
-			p.idle <- idle.Tag()
+			p.idle <- idle.StopReason()
 		}
 	}
 	return nil

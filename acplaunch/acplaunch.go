@@ -100,10 +100,13 @@ func StartV2(ctx context.Context, cmd *exec.Cmd, client acpv2.Client, init *acpv
 
 // Start starts cmd and negotiates the version with convert.Negotiate:
 // offer's v2 initialize first, its v1 one when the agent speaks only v1.
-// Errors are StartV1's. opts's connection options are not used: the
-// negotiation makes the connection.
+// Errors are StartV1's. opts's V1 and V2 options are added to the offer's
+// V1Options and V2Options: the connection of the version negotiated has
+// them.
 func Start(ctx context.Context, cmd *exec.Cmd, offer convert.Offer, opts *Options) (*Agent, error) {
 	o := options(opts)
+	offer.V1Options = append(append([]acpv1.ConnOption(nil), offer.V1Options...), o.V1...)
+	offer.V2Options = append(append([]acpv2.ConnOption(nil), offer.V2Options...), o.V2...)
 	a := &Agent{}
 	err := start(ctx, cmd, &o.Process, func(ctx context.Context, p *acpexec.Process) (err error) {
 		a.Process = p

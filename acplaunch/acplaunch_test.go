@@ -150,3 +150,37 @@ func TestCloseStubborn(t *testing.T) {
 		t.Error("the connection is still open")
 	}
 }
+
+// TestStartHonoursOptions: Start gives the connection of the version it
+// negotiates the options of that version: here a middleware that records
+// the calls going out.
+func TestStartHonoursOptions(t *testing.T) {
+	for _, want := range []int{1, 2} {
+		mode := map[int]string{1: "v1", 2: "v2"}[want]
+		var seen []string
+		record := func(next acpv1.Handler) acpv1.Handler {
+			return func(ctx context.Context, call acpv1.Call) (any, error) {
+				if !call.Inbound() {
+					seen = append(seen, call.Method())
+				}
+				return next(ctx, call)
+			}
+		}
+		opts := *patient
+		opts.V1 = []acpv1.ConnOption{acpv1.WithMiddleware(record)}
+		opts.V2 = []acpv2.ConnOption{acpv2.WithMiddleware(record)}
+		a, err := Start(context.Background(), agentCmd(t, mode), offer(), &opts)
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if want == 1 {
+			err = a.V1.ExtNotification(context.Background(), "_test/ping", map[string]any{})
+		} else {
+			err = a.V2.ExtNotification(context.Background(), "_test/ping", map[string]any{})
+		}
+		a.Close()
+		if err != nil || len(seen) == 0 || seen[len(seen)-1] != "_test/ping" {
+			t.Errorf("the %s connection's middleware saw %q (%v)", mode, seen, err)
+		}
+	}
+}

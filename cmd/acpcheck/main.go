@@ -70,7 +70,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	if err != nil {
 		return 2, err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), endSignals...)
 	defer stop()
 	var rep *acpcheck.Report
 	text := stdout
@@ -178,6 +178,7 @@ func runClient(ctx context.Context, addr, reportOut string, timeout time.Duratio
 	}
 	opts := acpcheck.ClientOptions{Timeout: timeout}
 	if addr == "" {
+		survivePipes()
 		return acpcheck.CheckClient(ctx, stdout, stdin, opts), text, 0, nil
 	}
 	l, err := net.Listen("tcp", addr)

@@ -4,6 +4,10 @@ package main
 
 import "github.com/acpgen/acpgen/generated/acpv1"
 
-// initializeRequest is the client's initialize: protocol version 1, no
-// capabilities.
-func initializeRequest() *acpv1.InitializeRequest { return acpv1.NewInitializeRequest(1) }
+// initializeRequest is the client's initialize: protocol version 1, with
+// the capabilities of what duties serves (files and terminals).
+func initializeRequest() *acpv1.InitializeRequest {
+	r := acpv1.NewInitializeRequest(1)
+	r.ClientCapabilities = duties.V1().Capabilities()
+	return r
+}

@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/acpgen/acpgen/acphttp"
 	"github.com/acpgen/acpgen/generated/acpv1"
@@ -12,12 +15,15 @@ import (
 // for an http:// or https:// URL and over WebSocket for a ws:// or wss://
 // one, and prints its stop reason.
 func connect(prompt, url string) error {
-	ctx := context.Background()
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
 	t, err := acphttp.Dial(ctx, url, nil)
 	if err != nil {
 		return err
 	}
-	conn := acpv1.NewClientSideConnection(client{}, t, t, wire.V1())
+	c := newClient()
+	r, w := watch(t, t)
+	conn := acpv1.NewClientSideConnection(c, w, r, connOptions()...)
 	var stop acpv1.StopReason
 	if _, err = conn.Initialize(ctx, initializeRequest()); err != nil {
 		err = fmt.Errorf("initialize: %w", err)

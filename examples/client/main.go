@@ -13,14 +13,25 @@
 // or allow_always option), and prints "stop: REASON" when the turn ends.
 // Built with -tags unstable_plan_operations, it advertises the plan client
 // capability, and so also reads plan_update and plan_removed. Any error goes
-// to stderr with a non-zero exit status.
+// to stderr with a non-zero exit status; an agent that exits is named with
+// its exit status and the last lines of its standard error.
+//
+// It advertises and serves the agent's file requests, confined to its
+// working directory, and terminals, with package acpclient (see duties.go),
+// and prints on stderr each message of the agent that the connection drops
+// ("client: dropped session/update: REASON").
+//
+// SIGINT or SIGTERM during the turn cancels it with acpclient.Turns: the
+// client sends session/cancel, answers the turn's permission requests
+// "cancelled" from then on, and waits at most 5 s for the agent to end the
+// turn, then prints "stop: cancelled" (the stop reason the agent gave).
 //
 // The agent runs in a process group of its own, its standard error goes to
 // the client's, and the client gives it 10 s to answer initialize. When the
-// turn ends, fails, or the client is interrupted (SIGINT or SIGTERM), the
-// client closes the agent's input, waits 1 s, sends SIGTERM to the agent's
-// group, waits 2 s and sends SIGKILL: it returns within about 3 s however
-// the agent behaves, and leaves no process of it behind.
+// turn ends or fails, the client closes the agent's input, waits 1 s, sends
+// SIGTERM to the agent's group, waits 2 s and sends SIGKILL: it returns
+// within about 3 s however the agent behaves, and leaves no process of it
+// behind, nor of the terminals it ran.
 package main
 
 import (
@@ -33,6 +44,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/acpgen/acpgen/acpclient"
 	"github.com/acpgen/acpgen/acplaunch"
 	"github.com/acpgen/acpgen/examples/internal/wirelog"
 	"github.com/acpgen/acpgen/generated/acpv1"
@@ -57,7 +69,9 @@ func main() {
 	if *url != "" {
 		run = func() error { return connect(*prompt, *url) }
 	}
-	if err := run(); err != nil {
+	err := run()
+	duties.Close()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "client:", err)
 		os.Exit(1)
 	}
@@ -71,11 +85,13 @@ func run(prompt string, command []string) error {
 	defer stop()
 	start, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), client{}, initializeRequest(), &acplaunch.Options{V1: []acpv1.ConnOption{wire.V1()}})
+	c := newClient()
+	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), c, initializeRequest(), &acplaunch.Options{V1: connOptions(), Wrap: watch})
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	reason, err := session(ctx, agent.ClientSideConnection, prompt)
+	err = agent.Process.Explain(err) // an agent that exited says how
 	if closeErr := agent.Close(); err == nil && closeErr != nil {
 		err = fmt.Errorf("agent: %w", closeErr)
 	}
@@ -86,8 +102,14 @@ func run(prompt string, command []string) error {
 	return nil
 }
 
+// turns cancels a turn the protocol's way when the context of its Prompt
+// ends: session/cancel, permission answered cancelled, the agent's stop
+// reason returned (at most 5 s later).
+var turns acpclient.Turns
+
 // session opens a session in the working directory, runs the prompt turn
-// and returns its stop reason.
+// and returns its stop reason. When ctx ends during the turn, turns cancels
+// it and the stop reason is the agent's, cancelled.
 func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt string) (acpv1.StopReason, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -97,21 +119,27 @@ func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt strin
 	if err != nil {
 		return "", fmt.Errorf("session/new: %w", err)
 	}
-	r, err := conn.Prompt(ctx, acpv1.NewPromptRequest(s.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText(prompt)}))
+	r, err := turns.Prompt(ctx, conn, acpv1.NewPromptRequest(s.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText(prompt)}))
 	if err != nil {
 		return "", fmt.Errorf("session/prompt: %w", err)
 	}
 	return r.StopReason, nil
 }
 
-type client struct{}
+// client renders the agent's updates and answers its permission requests;
+// its file and terminal duties are duties's.
+type client struct {
+	*acpclient.V1
+}
+
+func newClient() *client { return &client{V1: duties.V1()} }
 
 // SessionUpdate prints the text of agent message chunks, and a line for
 // each plan an update changes. Notifications are handled in order, and
 // before the response that follows them.
-func (client) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) error {
-	if c, ok := n.Update.Value.(*acpv1.SessionUpdateAgentMessageChunk); ok {
-		if t, ok := c.Content.Value.(*acpv1.ContentBlockText); ok {
+func (c *client) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) error {
+	if m, ok := n.Update.Value.(*acpv1.SessionUpdateAgentMessageChunk); ok {
+		if t, ok := m.Content.Value.(*acpv1.ContentBlockText); ok {
 			fmt.Println(t.Text)
 		}
 	}
@@ -120,8 +148,9 @@ func (client) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) e
 }
 
 // RequestPermission picks the first option that allows the tool call, or
-// answers cancelled when there is none.
-func (client) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
+// answers cancelled when there is none. Once a turn is cancelled, turns's
+// middleware answers cancelled instead.
+func (c *client) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
 	for _, o := range p.Options {
 		if o.Kind == acpv1.PermissionOptionKindAllowOnce || o.Kind == acpv1.PermissionOptionKindAllowAlways {
 			return acpv1.NewRequestPermissionResponse(acpv1.NewRequestPermissionOutcomeSelected(o.OptionID)), nil

@@ -56,7 +56,21 @@ func constructorParams(c *ir.Constructor) []jen.Code {
 	for i, t := range constructorParamTypes(c) {
 		params = append(params, jen.Id(c.ParamNames[i]).Add(t))
 	}
-	return params
+	return inOrder(c, params)
+}
+
+// inOrder returns a union constructor's parameters, or their names, given
+// in the order of Shared then Params, in the order the constructor takes
+// them (ir.Constructor.Order).
+func inOrder[T any](c *ir.Constructor, v []T) []T {
+	if c.Order == nil {
+		return v
+	}
+	out := make([]T, len(v))
+	for i, o := range c.Order {
+		out[i] = v[o]
+	}
+	return out
 }
 
 // constructorParamTypes returns the types of the parameters of a union
@@ -281,7 +295,8 @@ func (e *emitter) methodConstructorsDoc() string {
 	}
 	return "# Params and results\n\n" +
 		"The params and the result of each method have a constructor, New followed by the type's\n" +
-		"name, that takes the type's required members in the schema's order and returns a pointer\n" +
+		"name, that takes the type's required members, sessionId first and cwd next where it has\n" +
+		"them and the others in the schema's order, and returns a pointer\n" +
 		"to a new value, ready to send; set the optional members on it:\n" +
 		fmt.Sprintf("[%s](%s) is a *%s.\n\n", ex.GoName, strings.Join(ex.ParamNames, ", "), ex.Type.GoName)
 }
@@ -345,7 +360,7 @@ func constructorSummary(c *ir.Constructor) string {
 	case len(c.ParamNames) == 0:
 		return s + "."
 	case !c.Whole && !c.Value:
-		return s + " with the given " + series(c.ParamNames) + "."
+		return s + " with the given " + series(inOrder(c, c.ParamNames)) + "."
 	case len(shared) > 0:
 		s += " with the given " + series(shared) + ","
 	}

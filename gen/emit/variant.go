@@ -54,6 +54,15 @@ func (e *emitter) knownVariant(out pair, t *ir.Type, v *ir.Variant, tagMember st
 		f.Func().Params(jen.Op("*").Id(v.GoName)).Id(t.Union.Marker).Params().Block()
 	}
 	f.Line()
+	if inner := v.InnerUnion(); inner != nil && v.InnerTag != "" {
+		f.Comment(fmt.Sprintf("Tag returns %q, the variant's tag in %s; %s returns the %q of the %s it holds.", v.Tag, t.GoName, v.InnerTag, inner.Union.Tag, v.Embeds[0].GoName))
+		f.Func().Params(jen.Op("*").Id(v.GoName)).Id("Tag").Params().String().Block(jen.Return(jen.Lit(v.Tag)))
+		f.Line()
+		f.Comment(fmt.Sprintf("%s returns the %q of the %s the variant holds, or \"\" for none.", v.InnerTag, inner.Union.Tag, v.Embeds[0].GoName))
+		f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id(v.InnerTag).Params().String().Block(
+			jen.Return(jen.Id("v").Dot(v.Embeds[0].GoName).Dot("Tag").Call()))
+		f.Line()
+	}
 	if t.Union.Tag == "" && len(v.Fields) == 0 && len(v.Embeds) == 1 {
 		// The embedded payload encodes and decodes the variant as it is;
 		// a struct has no appendJSON of its own.

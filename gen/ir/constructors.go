@@ -13,11 +13,17 @@ type Constructor struct {
 	// own fields.
 	Source *Type
 	// Shared are the union's required shared fields, passed first, in
-	// schema order.
+	// the order of ArgumentLead, then schema order.
 	Shared []*Field
 	// Params are the variant's required fields passed as parameters, in
-	// schema order.
+	// the order of ArgumentLead, then schema order.
 	Params []*Field
+	// Order, when not nil, is the order of the parameters when
+	// ArgumentLead moves a member of Params before Shared (a session id):
+	// the indexes, into Shared then Params, of the parameters in the order
+	// the constructor takes them. ParamNames stay in the order of Shared
+	// then Params.
+	Order []int
 	// ParamNames are the Go parameter names, filled by package names: the
 	// shared fields', then the payload's (Whole), the value's (Value) or the
 	// fields' of Params.
@@ -116,6 +122,7 @@ func constructor(t *Type, v *Variant) *Constructor {
 		}
 		c.Shared = append(c.Shared, f)
 	}
+	argumentOrder(c.Shared)
 	if !v.IsObject() {
 		c.Value = v.JSON != KindNull
 		return c
@@ -159,6 +166,8 @@ func constructor(t *Type, v *Variant) *Constructor {
 		c.Params, c.Whole = nil, true
 		return c
 	}
+	argumentOrder(c.Params)
+	c.Order = argumentPermutation(c.Shared, c.Params)
 	c.Fills = DefaultFills(owner)
 	return c
 }

@@ -14,7 +14,8 @@ type MethodConstructor struct {
 	Type, Source *Type
 	// Uses are the methods whose params or result Type is, in method order.
 	Uses []MethodUse
-	// Params are the required fields passed as parameters, in schema order.
+	// Params are the required fields passed as parameters, in the order of
+	// ArgumentLead, then schema order.
 	Params []*Field
 	// Variant: Source is a union, and its variant (the Value field) is the
 	// last parameter.
@@ -90,6 +91,7 @@ func methodConstructor(t *Type) *MethodConstructor {
 		}
 		c.Params = append(c.Params, f)
 	}
+	argumentOrder(c.Params)
 	if src.Kind == Struct {
 		c.Fills = DefaultFills(src)
 	}

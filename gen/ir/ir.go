@@ -309,11 +309,33 @@ type Variant struct {
 	Tag    string   // tagged unions: the tag value ("" for Default and Fallback)
 	Embeds []*Type  // payload definitions whose fields the variant carries
 	Fields []*Field // the variant's own properties (the tag excluded)
+	// InnerTag, filled by names, is the method that returns the tag of the
+	// tagged union a tagged variant holds whole (InnerUnion), named after
+	// that union's tag: StateUpdateIdle.StopReason. The variant then has a
+	// Tag method of its own, its tag in its union, so that the embedded
+	// union's Tag, promoted, does not pass for it.
+	InnerTag string
 
 	// Untagged alternatives.
 	JSON     JSONKind
 	Value    *Ref     // non-object alternatives: the Go type of the value
 	Required []string // object alternatives (or the elements of an array one): keys that select it
+}
+
+// InnerUnion returns the tagged union a tagged variant holds whole, as its
+// one payload and nothing else, or nil.
+func (v *Variant) InnerUnion() *Type {
+	if v.Tag == "" || len(v.Embeds) != 1 || len(v.Fields) != 0 {
+		return nil
+	}
+	t := v.Embeds[0]
+	for t.Kind == Named && t.Underlying.Kind == RefNamed {
+		t = t.Underlying.Type
+	}
+	if t.Kind != Union || t.Union.Tag == "" {
+		return nil
+	}
+	return t
 }
 
 // IsObject reports whether the variant is a Go struct (fields and embeds).

@@ -242,6 +242,10 @@ func (a *assigner) union(t *ir.Type, o origin) {
 				a.claim(vs, e.GoName, origin{what: fmt.Sprintf("the embedded %s of %s", e.GoName, v.GoName)}, nil)
 			}
 		}
+		if inner := v.InnerUnion(); inner != nil && tagged {
+			a.claim(vs, "Tag", origin{what: fmt.Sprintf("the Tag method of %s, its tag in %s", v.GoName, t.GoName)}, nil)
+			a.claim(vs, exported(inner.Union.Tag), origin{what: fmt.Sprintf("the method of %s that returns the %q of the union it holds", v.GoName, inner.Union.Tag)}, &v.InnerTag)
+		}
 		a.fields(vs, v.GoName, v.Fields)
 	}
 }

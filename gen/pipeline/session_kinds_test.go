@@ -70,13 +70,14 @@ func replaceDefinition(data []byte, name string, edit func(any) any) ([]byte, er
 }
 
 // TestSessionDefinitionKinds: the session runtime keys maps with session
-// ids and compares them, and calls constructors whose parameters follow
-// the schema's property order: a schema whose v1 SessionId is not a string
-// ("true": any JSON value), and whose v2 PromptRequest lists prompt before
-// sessionId, generates packages without the session files, which compile,
-// instead of session files that do not (invalid map key type SessionID;
-// NewPromptRequest's arguments swapped). One schema holds both cases, one
-// per version, so that the packages are type-checked once.
+// ids and compares them, and calls constructors: a schema whose v1
+// SessionId is not a string ("true": any JSON value) generates packages
+// without the session files, which compile, instead of session files that
+// do not (invalid map key type SessionID). A v2 PromptRequest that lists
+// prompt before sessionId changes nothing: constructors take the session
+// id first whatever the schema's order (ir.ArgumentLead), so the v2 session
+// files are generated and compile. One schema holds both cases, one per
+// version, so that the packages are type-checked once.
 func TestSessionDefinitionKinds(t *testing.T) {
 	fsys := withDefinitions(t, map[string]map[string]func(any) any{
 		"v1/": {"SessionId": func(any) any { return true }},
@@ -93,9 +94,14 @@ func TestSessionDefinitionKinds(t *testing.T) {
 			files[name] = data
 		}
 	}
-	for _, name := range []string{"acpv1/session.go", "acpv1/session_conn.go", "acpv2/session.go", "acpv2/session_conn.go"} {
+	for _, name := range []string{"acpv1/session.go", "acpv1/session_conn.go"} {
 		if files[name] != nil {
 			t.Errorf("%s generated for a schema whose definitions the session runtime cannot use", name)
+		}
+	}
+	for _, name := range []string{"acpv2/session.go", "acpv2/session_conn.go"} {
+		if files[name] == nil {
+			t.Errorf("%s not generated: the order of PromptRequest's properties decided it", name)
 		}
 	}
 	if files["acpv1/conn.go"] == nil || files["acpv2/conn.go"] == nil {

@@ -172,8 +172,8 @@ func NewElicitationFormModeRequest(requestedSchema ElicitationSchema, requestID 
 	}
 }
 
-// NewElicitationFormModeSession returns an [ElicitationFormMode] holding an [ElicitationFormModeSession] with the given requestedSchema and sessionID.
-func NewElicitationFormModeSession(requestedSchema ElicitationSchema, sessionID SessionID) ElicitationFormMode {
+// NewElicitationFormModeSession returns an [ElicitationFormMode] holding an [ElicitationFormModeSession] with the given sessionID and requestedSchema.
+func NewElicitationFormModeSession(sessionID SessionID, requestedSchema ElicitationSchema) ElicitationFormMode {
 	return ElicitationFormMode{
 		RequestedSchema: requestedSchema,
 		Value:           &ElicitationFormModeSession{ElicitationSessionScope: ElicitationSessionScope{SessionID: sessionID}},
@@ -214,8 +214,8 @@ func NewElicitationURLModeRequest(elicitationID ElicitationID, url string, reque
 	}
 }
 
-// NewElicitationURLModeSession returns an [ElicitationURLMode] holding an [ElicitationURLModeSession] with the given elicitationID, url and sessionID.
-func NewElicitationURLModeSession(elicitationID ElicitationID, url string, sessionID SessionID) ElicitationURLMode {
+// NewElicitationURLModeSession returns an [ElicitationURLMode] holding an [ElicitationURLModeSession] with the given sessionID, elicitationID and url.
+func NewElicitationURLModeSession(sessionID SessionID, elicitationID ElicitationID, url string) ElicitationURLMode {
 	return ElicitationURLMode{
 		ElicitationID: elicitationID,
 		URL:           url,
@@ -595,9 +595,9 @@ func NewListSessionsResponse(sessions []SessionInfo) *ListSessionsResponse {
 	return &ListSessionsResponse{Sessions: sessions}
 }
 
-// NewLoadSessionRequest returns the params of a "session/load" request with the given mcpServers, cwd and sessionID.
-func NewLoadSessionRequest(mcpServers []MCPServer, cwd string, sessionID SessionID) *LoadSessionRequest {
-	return &LoadSessionRequest{MCPServers: mcpServers, Cwd: cwd, SessionID: sessionID}
+// NewLoadSessionRequest returns the params of a "session/load" request with the given sessionID, cwd and mcpServers.
+func NewLoadSessionRequest(sessionID SessionID, cwd string, mcpServers []MCPServer) *LoadSessionRequest {
+	return &LoadSessionRequest{SessionID: sessionID, Cwd: cwd, MCPServers: mcpServers}
 }
 
 // NewLoadSessionResponse returns the result of a "session/load" request.

@@ -38,7 +38,8 @@
 // # Params and results
 //
 // The params and the result of each method have a constructor, New followed by the type's
-// name, that takes the type's required members in the schema's order and returns a pointer
+// name, that takes the type's required members, sessionId first and cwd next where it has
+// them and the others in the schema's order, and returns a pointer
 // to a new value, ready to send; set the optional members on it:
 // [NewPromptRequest](sessionID, prompt) is a *PromptRequest.
 //

@@ -128,7 +128,7 @@ func TestSessionRouterLoad(t *testing.T) {
 	if _, err := conn.Initialize(ctx, NewInitializeRequest(1)); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := client.LoadSession(ctx, conn, NewLoadSessionRequest([]MCPServer{}, "/", "old"))
+	s, _, err := client.LoadSession(ctx, conn, NewLoadSessionRequest("old", "/", []MCPServer{}))
 	if err != nil {
 		t.Fatal(err)
 	}

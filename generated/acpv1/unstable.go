@@ -1097,6 +1097,16 @@ func (*StateUpdateIdle) stateUpdateTag() string {
 	return "idle"
 }
 
+// Tag returns "idle", the variant's tag in StateUpdate; StopReason returns the "stopReason" of the IdleStateUpdate it holds.
+func (*StateUpdateIdle) Tag() string {
+	return "idle"
+}
+
+// StopReason returns the "stopReason" of the IdleStateUpdate the variant holds, or "" for none.
+func (v *StateUpdateIdle) StopReason() string {
+	return v.IdleStateUpdate.Tag()
+}
+
 // StateUpdateRequiresAction is the "requires_action" variant of StateUpdate.
 //
 // Foreground work is blocked on user action.

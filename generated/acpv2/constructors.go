@@ -251,8 +251,8 @@ func NewElicitationFormModeRequest(requestedSchema ElicitationSchema, requestID 
 	}
 }
 
-// NewElicitationFormModeSession returns an [ElicitationFormMode] holding an [ElicitationFormModeSession] with the given requestedSchema and sessionID.
-func NewElicitationFormModeSession(requestedSchema ElicitationSchema, sessionID SessionID) ElicitationFormMode {
+// NewElicitationFormModeSession returns an [ElicitationFormMode] holding an [ElicitationFormModeSession] with the given sessionID and requestedSchema.
+func NewElicitationFormModeSession(sessionID SessionID, requestedSchema ElicitationSchema) ElicitationFormMode {
 	return ElicitationFormMode{
 		RequestedSchema: requestedSchema,
 		Value:           &ElicitationFormModeSession{ElicitationSessionScope: ElicitationSessionScope{SessionID: sessionID}},
@@ -293,8 +293,8 @@ func NewElicitationURLModeRequest(elicitationID ElicitationID, url string, reque
 	}
 }
 
-// NewElicitationURLModeSession returns an [ElicitationURLMode] holding an [ElicitationURLModeSession] with the given elicitationID, url and sessionID.
-func NewElicitationURLModeSession(elicitationID ElicitationID, url string, sessionID SessionID) ElicitationURLMode {
+// NewElicitationURLModeSession returns an [ElicitationURLMode] holding an [ElicitationURLModeSession] with the given sessionID, elicitationID and url.
+func NewElicitationURLModeSession(sessionID SessionID, elicitationID ElicitationID, url string) ElicitationURLMode {
 	return ElicitationURLMode{
 		ElicitationID: elicitationID,
 		URL:           url,
@@ -425,8 +425,8 @@ func NewRequestPermissionOutcomeSelected(optionID PermissionOptionID) RequestPer
 	return RequestPermissionOutcome{Value: &RequestPermissionOutcomeSelected{SelectedPermissionOutcome: SelectedPermissionOutcome{OptionID: optionID}}}
 }
 
-// NewRequestPermissionSubjectCommand returns a [RequestPermissionSubject] holding a [RequestPermissionSubjectCommand] with the given command and cwd.
-func NewRequestPermissionSubjectCommand(command string, cwd AbsolutePath) RequestPermissionSubject {
+// NewRequestPermissionSubjectCommand returns a [RequestPermissionSubject] holding a [RequestPermissionSubjectCommand] with the given cwd and command.
+func NewRequestPermissionSubjectCommand(cwd AbsolutePath, command string) RequestPermissionSubject {
 	return RequestPermissionSubject{Value: &RequestPermissionSubjectCommand{CommandPermissionSubject: CommandPermissionSubject{
 		Command: command,
 		Cwd:     cwd,

@@ -50,7 +50,7 @@ func (p printer) UpdateSession(ctx context.Context, n *acpv2.UpdateSessionNotifi
 		}
 	case *acpv2.SessionUpdateStateUpdate:
 		if idle, ok := u.Value.(*acpv2.StateUpdateIdle); ok {
-			p.idle <- idle.Tag()
+			p.idle <- idle.StopReason()
 		}
 	}
 	return nil

@@ -2410,6 +2410,16 @@ func (*SessionUpdateStateUpdate) sessionUpdateTag() string {
 	return "state_update"
 }
 
+// Tag returns "state_update", the variant's tag in SessionUpdate; State returns the "state" of the StateUpdate it holds.
+func (*SessionUpdateStateUpdate) Tag() string {
+	return "state_update"
+}
+
+// State returns the "state" of the StateUpdate the variant holds, or "" for none.
+func (v *SessionUpdateStateUpdate) State() string {
+	return v.StateUpdate.Tag()
+}
+
 // SessionUpdateToolCallContentChunk is the "tool_call_content_chunk" variant of SessionUpdate.
 //
 // A chunk of tool-call content being streamed.
@@ -2780,6 +2790,16 @@ type StateUpdateIdle struct {
 
 func (*StateUpdateIdle) stateUpdateTag() string {
 	return "idle"
+}
+
+// Tag returns "idle", the variant's tag in StateUpdate; StopReason returns the "stopReason" of the IdleStateUpdate it holds.
+func (*StateUpdateIdle) Tag() string {
+	return "idle"
+}
+
+// StopReason returns the "stopReason" of the IdleStateUpdate the variant holds, or "" for none.
+func (v *StateUpdateIdle) StopReason() string {
+	return v.IdleStateUpdate.Tag()
 }
 
 // StateUpdateRequiresAction is the "requires_action" variant of StateUpdate.

@@ -32,6 +32,11 @@ type Offer struct {
 	V1 *acpv1.InitializeRequest
 	// V1Client serves the agent's calls when the agent speaks only v1.
 	V1Client acpv1.Client
+	// V2Options and V1Options are the options of the connection of each
+	// version (limits, a logger, middleware, a wire log); the v2
+	// initialize Negotiate writes itself goes through none of them.
+	V2Options []acpv2.ConnOption
+	V1Options []acpv1.ConnOption
 }
 
 // Negotiated is the connection Negotiate ends with: V2 and V2Result when
@@ -95,12 +100,12 @@ func Negotiate(ctx context.Context, w io.Writer, r io.Reader, offer Offer) (*Neg
 		if err := res.UnmarshalJSON(result); err != nil {
 			return nil, fmt.Errorf("convert: the agent's v2 initialize result: %w", err)
 		}
-		conn := acpv2.NewClientSideConnection(offer.V2Client, w, rest)
+		conn := acpv2.NewClientSideConnection(offer.V2Client, w, rest, offer.V2Options...)
 		return &Negotiated{Version: 2, V2: conn, V2Result: &res}, nil
 	case rpcErr == nil && version != 1:
 		return nil, fmt.Errorf("convert: the agent answered protocol version %d to a v2 initialize", version)
 	}
-	conn := acpv1.NewClientSideConnection(offer.V1Client, w, rest)
+	conn := acpv1.NewClientSideConnection(offer.V1Client, w, rest, offer.V1Options...)
 	v1 := *offer.V1
 	v1.ProtocolVersion = 1
 	res, err := conn.Initialize(ctx, &v1)

@@ -20,6 +20,10 @@ func (e *buildError) Error() string { return fmt.Sprintf("building %s: %v\n%s", 
 func tempDir() (string, error) { return os.MkdirTemp("", "acpgen-examples") }
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(scriptedEnv); mode != "" {
+		scriptedAgent(mode)
+		os.Exit(0)
+	}
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
