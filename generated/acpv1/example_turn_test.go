@@ -45,7 +45,7 @@ func ExampleTurnRunner() {
 	s.Close()
 
 	// The session loaded again: its history comes before the answer.
-	loaded, _, err := c.LoadSession(ctx, conn, acpv1.NewLoadSessionRequest([]acpv1.MCPServer{}, "/", s.ID()))
+	loaded, _, err := c.LoadSession(ctx, conn, acpv1.NewLoadSessionRequest(s.ID(), "/", []acpv1.MCPServer{}))
 	if err != nil {
 		panic(err)
 	}
