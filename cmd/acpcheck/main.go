@@ -104,7 +104,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		if fs.NArg() != 1 {
 			return 2, errors.New("remote takes one URL")
 		}
-		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Timeout: *timeout, NoBodyLimit: *noBodyLimit, NoSlowReader: *noSlowReader})
+		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Versions: vs, Timeout: *timeout, NoBodyLimit: *noBodyLimit, NoSlowReader: *noSlowReader})
 	case "client":
 		var code int
 		var err error
