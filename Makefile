@@ -39,6 +39,11 @@ FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -
 # that enable the feature.
 MCP_PKGS := ./acpmcp/... ./examples/mcp/...
 
+# The tests of the generated packages that live outside generated/ (they
+# need none of the packages' unexported names); they run under every tag
+# set the generated packages do.
+GENERATED_SUITES := ./internal/gentest/...
+
 # The race detector, where cgo is there for it (a machine without a C
 # compiler runs those tests without it).
 RACE ?= $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
@@ -55,7 +60,7 @@ RACE ?= $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 # absence is a failure there, not the skip a plain go test ./... gives.
 .PHONY: test
 test: export ACPGEN_REQUIRE_NPM = 1
-test: interop thirdparty haproxy
+test: interop thirdparty haproxy chromium
 	@echo "== go mod download and go list -m all: the modules of the build, and the go.mod files of its module graph, into the module cache for the tests that run the go command offline"
 	$(GO) mod download
 	$(GO) list -m all >/dev/null
@@ -69,13 +74,19 @@ test: interop thirdparty haproxy
 	@echo "== the generated packages with each feature tag, with all of them, and with the umbrella tag"
 	@set -e; for tags in $(FEATURE_TAGS) $(shell echo $(FEATURE_TAGS) | tr ' ' ',') unstable; do \
 		echo "== -tags $$tags"; \
-		$(GO) vet -tags $$tags ./generated/...; \
-		$(GO) test -tags $$tags ./generated/...; \
+		$(GO) vet -tags $$tags ./generated/... $(GENERATED_SUITES); \
+		$(GO) test -tags $$tags ./generated/... $(GENERATED_SUITES); \
 		case ",$$tags," in *,unstable_mcp_over_acp,*|*,unstable,*) \
 			$(GO) vet -tags $$tags $(MCP_PKGS); \
 			$(GO) test $(RACE) -tags $$tags $(MCP_PKGS);; \
 		esac; \
 	done
+	@echo "== acpinspect with the umbrella tag, and its page in headless Chromium (acpinspect/browser, a module of its own); the browser test must run where make chromium could install it"
+	$(GO) vet -tags unstable ./acpinspect/... ./cmd/acpinspect
+	$(GO) test -tags unstable ./acpinspect/... ./cmd/acpinspect
+	cd acpinspect/browser && $(GO) vet -tags unstable ./... && \
+		ACPINSPECT_REQUIRE_BROWSER=$$([ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && echo 1) \
+		$(GO) test -tags unstable -timeout 10m ./...
 
 # Install the pinned TypeScript SDK (interop/package-lock.json) for the tests
 # that compare with it; without node those tests skip, so this does nothing.
@@ -94,7 +105,7 @@ interop:
 # codex-acp, an agent built on the Rust reference crate, with its binary for
 # this platform, about 220 MB for linux-x64, and acpx, a command-line
 # client) for the tests that run them in a sandbox with no network
-# (acplaunch/codex_test.go, examples/acpx_test.go); without npm those tests
+# (acplaunch/codex_test.go, examples/internal/e2e/acpx_test.go); without npm those tests
 # skip, so this does nothing. It is npm install --no-save, not npm ci: a
 # dependency of acpx (@openclaw/fs-safe 0.12.0) names optional platform
 # packages that were never published, which the lock file cannot list and
@@ -112,16 +123,33 @@ thirdparty:
 	else echo "npm not found: the tests of third-party ACP programs will skip"; fi
 
 # Install HAProxy (Debian's haproxy) for the test that runs two examples/agent
-# behind a load balancer (examples/lb_test.go); as root with apt-get only,
+# behind a load balancer (examples/internal/e2e/lb_test.go); as root with apt-get only,
 # elsewhere that test skips and this says so.
 .PHONY: haproxy
 haproxy:
 	@if ! command -v haproxy >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "haproxy not found: installing Debian's haproxy for the load-balancer test (examples/lb_test.go)"; \
+			echo "haproxy not found: installing Debian's haproxy for the load-balancer test (examples/internal/e2e/lb_test.go)"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
 		else echo "haproxy not found (and not root with apt-get): the load-balancer test will skip"; fi; \
 	fi
+
+# Install Chromium (Debian's chromium) for the test that drives acpinspect's
+# page in a headless browser (acpinspect/browser); as root with apt-get only,
+# elsewhere that test skips and this says so.
+.PHONY: chromium
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "chromium not found: installing Debian's chromium for the browser test of acpinspect (acpinspect/browser)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else echo "chromium not found (and not root with apt-get): the browser test of acpinspect will skip"; fi; \
+	fi
+
+# The screenshots of docs/acpinspect.md, taken by the browser test.
+.PHONY: screenshots
+screenshots: chromium
+	cd acpinspect/browser && $(GO) test -tags unstable -count 1 -run TestPage . -args -screenshots $(CURDIR)/docs/images
 
 BENCHCOUNT ?= 6
 BENCHTIME ?= 1s
@@ -165,14 +193,16 @@ bench-net: interop
 # Run each fuzz target for $(FUZZTIME).
 .PHONY: fuzz
 fuzz:
-	@set -e; for pkg in ./generated/acpv1 ./generated/acpv2; do \
-		for target in FuzzSessionUpdate FuzzContentBlock FuzzDecodeMessage FuzzParseLine; do \
-			$(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME); \
+	@set -e; for v in acpv1 acpv2; do \
+		for target in FuzzSessionUpdate FuzzContentBlock FuzzDecodeMessage; do \
+			$(GO) test ./internal/gentest/$${v}test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME); \
 		done; \
+		$(GO) test ./generated/$$v -run '^$$' -fuzz '^FuzzParseLine$$' -fuzztime $(FUZZTIME); \
 	done
 	$(GO) test ./gen/pipeline -run '^$$' -fuzz '^FuzzSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./acprouter -run '^$$' -fuzz '^FuzzServe$$' -fuzztime $(FUZZTIME)
 	$(GO) test -tags unstable_mcp_over_acp ./acpmcp -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME)
+	$(GO) test -tags unstable ./acpinspect -run '^$$' -fuzz '^FuzzInspector$$' -fuzztime $(FUZZTIME)
 
 
 # ---------------------------------------------------------------------------

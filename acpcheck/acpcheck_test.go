@@ -53,7 +53,7 @@ func TestFakeAgentPasses(t *testing.T) {
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"agent.cancel.permission", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.session.delete", "agent.plan.v2-id", "agent.plan.v1-fallback", "agent.session.load-replay"} {
+	for _, id := range []ID{AgentCancelPermission, AgentPromptV2RequiresAction, AgentSessionV2Required, AgentSessionDelete, AgentPlanV2ID, AgentPlanV1Fallback, AgentSessionLoadReplay} {
 		if vs := r.Find(id); len(vs) == 0 || vs[len(vs)-1].Status != Pass {
 			t.Errorf("%s: %v, want a pass", id, vs)
 		}
@@ -69,29 +69,29 @@ func TestPlantedFaults(t *testing.T) {
 	cases := []struct {
 		fault    string
 		versions []int
-		req      string
+		req      ID
 	}{
-		{"framing", []int{1}, "agent.stdio.framing"},
-		{"load-no-replay", []int{1}, "agent.session.load-replay"},
-		{"load-replay-after", []int{1}, "agent.session.load-replay"},
-		{"utf8", []int{1}, "agent.stdio.utf8"},
-		{"eof", []int{1}, "agent.stdio.eof-exit"},
-		{"version", []int{1}, "agent.init.version-unsupported"},
-		{"notification-answer", []int{1}, "agent.rpc.notification-silent"},
-		{"id-string", []int{1}, "agent.rpc.id-string"},
-		{"method-not-found", []int{1}, "agent.rpc.method-not-found"},
-		{"parse-error", []int{1}, "agent.rpc.parse-error"},
-		{"schema", []int{1}, "agent.schema.valid"},
-		{"stop-reason", []int{1}, "agent.prompt.v1-stop-reason"},
-		{"late-update", []int{1}, "agent.prompt.v1-updates-in-turn"},
-		{"cancel", []int{1}, "agent.cancel.permission"},
-		{"plan-fallback", []int{1}, "agent.plan.v1-fallback"},
-		{"v2-user-message", []int{2}, "agent.prompt.v2-user-message"},
-		{"v2-running", []int{2}, "agent.prompt.v2-running-idle"},
-		{"v2-required", []int{2}, "agent.session.v2-required"},
-		{"v2-resume-state", []int{2}, "agent.session.v2-resume-state"},
-		{"v2-plan-no-id", []int{2}, "agent.plan.v2-id"},
-		{"v2-v1-plan", []int{2}, "agent.plan.v2-no-v1-plan"},
+		{"framing", []int{1}, AgentStdioFraming},
+		{"load-no-replay", []int{1}, AgentSessionLoadReplay},
+		{"load-replay-after", []int{1}, AgentSessionLoadReplay},
+		{"utf8", []int{1}, AgentStdioUTF8},
+		{"eof", []int{1}, AgentStdioEOFExit},
+		{"version", []int{1}, AgentInitVersionUnsupported},
+		{"notification-answer", []int{1}, AgentRPCNotificationSilent},
+		{"id-string", []int{1}, AgentRPCIDString},
+		{"method-not-found", []int{1}, AgentRPCMethodNotFound},
+		{"parse-error", []int{1}, AgentRPCParseError},
+		{"schema", []int{1}, AgentSchemaValid},
+		{"stop-reason", []int{1}, AgentPromptV1StopReason},
+		{"late-update", []int{1}, AgentPromptV1UpdatesInTurn},
+		{"cancel", []int{1}, AgentCancelPermission},
+		{"plan-fallback", []int{1}, AgentPlanV1Fallback},
+		{"v2-user-message", []int{2}, AgentPromptV2UserMessage},
+		{"v2-running", []int{2}, AgentPromptV2RunningIdle},
+		{"v2-required", []int{2}, AgentSessionV2Required},
+		{"v2-resume-state", []int{2}, AgentSessionV2ResumeState},
+		{"v2-plan-no-id", []int{2}, AgentPlanV2ID},
+		{"v2-v1-plan", []int{2}, AgentPlanV2NoV1Plan},
 	}
 	for _, tc := range cases {
 		t.Run(tc.fault, func(t *testing.T) {
@@ -119,7 +119,7 @@ func TestAuthRequired(t *testing.T) {
 	if !r.OK() || len(r.Failed()) > 0 {
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"agent.session.new", "agent.prompt.v1-stop-reason", "agent.prompt.v2-running-idle", "agent.session.v2-required"} {
+	for _, id := range []ID{AgentSessionNew, AgentPromptV1StopReason, AgentPromptV2RunningIdle, AgentSessionV2Required} {
 		vs := r.Find(id)
 		if len(vs) == 0 || vs[len(vs)-1].Status != NotExercised {
 			t.Errorf("%s: %+v", id, vs)
@@ -139,7 +139,7 @@ func TestNotAnAgent(t *testing.T) {
 			t.Errorf("%s (v%d) passed: %s", v.ID, v.Version, v.Detail)
 		}
 	}
-	if vs := r.Find("agent.init.answer"); len(vs) != 2 || vs[0].Status != Fail {
+	if vs := r.Find(AgentInitAnswer); len(vs) != 2 || vs[0].Status != Fail {
 		t.Errorf("agent.init.answer: %+v", vs)
 	}
 }

@@ -78,7 +78,7 @@ func CheckAgent(ctx context.Context, target Target, opts AgentOptions) *Report {
 func dialAgent(ctx context.Context, rep *Report, target Target, version int, opts AgentOptions) *agentConn {
 	conn, err := target.Open(ctx)
 	if err != nil {
-		rep.add("agent.init.answer", version, Fail, nil, "%v", err)
+		rep.add(AgentInitAnswer, version, Fail, nil, "%v", err)
 		return nil
 	}
 	c := newAgentConn(ctx, rep, target, conn, version, opts)
@@ -94,19 +94,19 @@ func dialAgent(ctx context.Context, rep *Report, target Target, version int, opt
 		Info            json.RawMessage `json:"info"`
 	}
 	if json.Unmarshal(res.Result, &got) != nil || got.ProtocolVersion == nil {
-		c.fail("agent.init.answer", "the initialize result has no integer protocolVersion")
+		c.fail(AgentInitAnswer, "the initialize result has no integer protocolVersion")
 		c.version = 0
 		c.finish()
 		return nil
 	}
-	c.pass("agent.init.answer", "protocolVersion %d", *got.ProtocolVersion)
+	c.pass(AgentInitAnswer, "protocolVersion %d", *got.ProtocolVersion)
 	c.negotiated = *got.ProtocolVersion
 	if c.negotiated == version {
-		c.pass("agent.init.version-echo", "asked %d, got %d", version, c.negotiated)
+		c.pass(AgentInitVersionEcho, "asked %d, got %d", version, c.negotiated)
 		if got.AgentInfo != nil || got.Info != nil {
-			c.pass("agent.init.info", "the agent names itself")
+			c.pass(AgentInitInfo, "the agent names itself")
 		} else {
-			c.fail("agent.init.info", "the initialize result names no agent")
+			c.fail(AgentInitInfo, "the initialize result names no agent")
 		}
 		c.initResult = res.Result
 		return c
@@ -115,10 +115,10 @@ func dialAgent(ctx context.Context, rep *Report, target Target, version int, opt
 		// The spec's negotiation: an agent that does not offer the version
 		// asked answers with the latest it supports.
 		c.note("asked %d, the agent chose %d: version %d is not checked", version, c.negotiated, version)
-		c.rep.add("agent.init.version-echo", version, NotApplicable, nil, "the agent does not offer version %d (it answered %d, the latest it supports)", version, c.negotiated)
+		c.rep.add(AgentInitVersionEcho, version, NotApplicable, nil, "the agent does not offer version %d (it answered %d, the latest it supports)", version, c.negotiated)
 	} else {
 		c.note("asked %d, the agent chose %d: version %d is not checked", version, c.negotiated, version)
-		c.rep.add("agent.init.version-echo", version, NotApplicable, nil, "the agent does not speak version %d (it answered %d)", version, c.negotiated)
+		c.rep.add(AgentInitVersionEcho, version, NotApplicable, nil, "the agent does not speak version %d (it answered %d)", version, c.negotiated)
 	}
 	c.version = 0 // nothing more is judged on this connection
 	return c
@@ -128,7 +128,7 @@ func dialAgent(ctx context.Context, rep *Report, target Target, version int, opt
 // latest version the agent took.
 func checkUnsupported(ctx context.Context, rep *Report, target Target, opts AgentOptions, supported map[int]bool) {
 	if len(supported) == 0 {
-		rep.add("agent.init.version-unsupported", 0, NotExercised, nil, "the agent took none of the versions asked")
+		rep.add(AgentInitVersionUnsupported, 0, NotExercised, nil, "the agent took none of the versions asked")
 		return
 	}
 	latest := 0
@@ -138,7 +138,7 @@ func checkUnsupported(ctx context.Context, rep *Report, target Target, opts Agen
 	const asked = 999
 	conn, err := target.Open(ctx)
 	if err != nil {
-		rep.add("agent.init.version-unsupported", 0, Fail, nil, "%v", err)
+		rep.add(AgentInitVersionUnsupported, 0, Fail, nil, "%v", err)
 		return
 	}
 	c := newAgentConn(ctx, rep, target, conn, 0, opts)
@@ -152,15 +152,15 @@ func checkUnsupported(ctx context.Context, rep *Report, target Target, opts Agen
 	}
 	switch {
 	case res.Error != nil:
-		c.fail("agent.init.version-unsupported", "asked %d: answered error %d %q instead of its latest version %d", asked, res.Error.Code, res.Error.Message, latest)
+		c.fail(AgentInitVersionUnsupported, "asked %d: answered error %d %q instead of its latest version %d", asked, res.Error.Code, res.Error.Message, latest)
 	case json.Unmarshal(res.Result, &got) != nil || got.ProtocolVersion == nil:
-		c.fail("agent.init.version-unsupported", "asked %d: the result has no integer protocolVersion", asked)
+		c.fail(AgentInitVersionUnsupported, "asked %d: the result has no integer protocolVersion", asked)
 	case *got.ProtocolVersion != 1 && *got.ProtocolVersion != 2:
-		c.fail("agent.init.version-unsupported", "asked %d: answered %d, which is no protocol version", asked, *got.ProtocolVersion)
+		c.fail(AgentInitVersionUnsupported, "asked %d: answered %d, which is no protocol version", asked, *got.ProtocolVersion)
 	case *got.ProtocolVersion < latest:
-		c.fail("agent.init.version-unsupported", "asked %d: answered %d, but the agent took %d", asked, *got.ProtocolVersion, latest)
+		c.fail(AgentInitVersionUnsupported, "asked %d: answered %d, but the agent took %d", asked, *got.ProtocolVersion, latest)
 	default:
-		c.pass("agent.init.version-unsupported", "asked %d, answered %d", asked, *got.ProtocolVersion)
+		c.pass(AgentInitVersionUnsupported, "asked %d, answered %d", asked, *got.ProtocolVersion)
 	}
 }
 
@@ -181,7 +181,7 @@ func (c *agentConn) checkVersion() {
 	c.checkCapabilities(sid)
 	if c.opts.NoPrompt {
 		for _, id := range promptRequirements(c.version) {
-			if id == "agent.session.load-replay" {
+			if id == AgentSessionLoadReplay {
 				c.verdict(id, NotExercised, "no prompt turn to replay (no-prompt mode)")
 				continue
 			}
@@ -198,13 +198,13 @@ func (c *agentConn) checkVersion() {
 }
 
 // promptRequirements lists the requirements judged through prompt turns.
-func promptRequirements(version int) []string {
-	ids := []string{"agent.cancel.stop-reason", "agent.cancel.permission", "agent.cancel.no-late-update", "agent.plan.entries-complete"}
+func promptRequirements(version int) []ID {
+	ids := []ID{AgentCancelStopReason, AgentCancelPermission, AgentCancelNoLateUpdate, AgentPlanEntriesComplete}
 	if version == 2 {
-		return append(ids, "agent.prompt.v2-message-id", "agent.prompt.v2-user-message", "agent.prompt.v2-running-idle",
-			"agent.prompt.v2-requires-action", "agent.plan.v2-id", "agent.plan.v2-no-v1-plan")
+		return append(ids, AgentPromptV2MessageID, AgentPromptV2UserMessage, AgentPromptV2RunningIdle,
+			AgentPromptV2RequiresAction, AgentPlanV2ID, AgentPlanV2NoV1Plan)
 	}
-	return append(ids, "agent.session.load-replay", "agent.prompt.v1-stop-reason", "agent.prompt.v1-updates-in-turn", "agent.plan.v1-fallback", "agent.plan.v1-operations")
+	return append(ids, AgentSessionLoadReplay, AgentPromptV1StopReason, AgentPromptV1UpdatesInTurn, AgentPlanV1Fallback, AgentPlanV1Operations)
 }
 
 // finish judges what the whole connection showed (framing, schema), closes
@@ -214,14 +214,14 @@ func (c *agentConn) finish() {
 	c.drain(50 * time.Millisecond)
 	framing, badUTF8 := c.p.hygiene()
 	if c.version != 0 {
-		c.judgeList("agent.stdio.framing", framing, "every line was one JSON-RPC message")
-		c.judgeList("agent.stdio.utf8", badUTF8, "every line was UTF-8")
-		c.judgeList("agent.schema.valid", c.schemaProblems, fmt.Sprintf("%d messages valid", c.validated))
-		c.judgeList("agent.schema.decodes", c.decodeProblems, "every message decoded")
+		c.judgeList(AgentStdioFraming, framing, "every line was one JSON-RPC message")
+		c.judgeList(AgentStdioUTF8, badUTF8, "every line was UTF-8")
+		c.judgeList(AgentSchemaValid, c.schemaProblems, fmt.Sprintf("%d messages valid", c.validated))
+		c.judgeList(AgentSchemaDecodes, c.decodeProblems, "every message decoded")
 		if len(c.unstable) > 0 {
-			c.verdict("agent.schema.unstable", Pass, "valid only under the unstable schema: %s", strings.Join(uniq(c.unstable), ", "))
+			c.verdict(AgentSchemaUnstable, Pass, "valid only under the unstable schema: %s", strings.Join(uniq(c.unstable), ", "))
 		} else {
-			c.verdict("agent.schema.unstable", Pass, "every message valid under the stable schema")
+			c.verdict(AgentSchemaUnstable, Pass, "every message valid under the stable schema")
 		}
 	}
 	_ = c.conn.CloseInput()
@@ -231,17 +231,17 @@ func (c *agentConn) finish() {
 		return
 	}
 	if exited {
-		c.pass("agent.stdio.eof-exit", "exited %.0f ms after stdin closed", float64(time.Since(start).Milliseconds()))
+		c.pass(AgentStdioEOFExit, "exited %.0f ms after stdin closed", float64(time.Since(start).Milliseconds()))
 	} else if exited, _ := c.conn.Exited(3 * time.Second); exited {
-		c.fail("agent.stdio.eof-exit", "exited only %.0f ms after stdin closed", float64(time.Since(start).Milliseconds()))
+		c.fail(AgentStdioEOFExit, "exited only %.0f ms after stdin closed", float64(time.Since(start).Milliseconds()))
 	} else {
-		c.fail("agent.stdio.eof-exit", "still running 4 s after stdin closed")
+		c.fail(AgentStdioEOFExit, "still running 4 s after stdin closed")
 	}
 }
 
 // judgeList passes a requirement when problems is empty, and fails it
 // with the first few otherwise.
-func (c *agentConn) judgeList(id string, problems []string, ok string) {
+func (c *agentConn) judgeList(id ID, problems []string, ok string) {
 	if len(problems) == 0 {
 		c.pass(id, "%s", ok)
 		return

@@ -15,7 +15,7 @@ var v1StopReasons = []string{"end_turn", "max_tokens", "max_turn_requests", "ref
 func (c *agentConn) checkPromptV1() {
 	s, problem := c.newSession()
 	if problem != "" {
-		c.fail("agent.prompt.v1-stop-reason", "%s", problem)
+		c.fail(AgentPromptV1StopReason, "%s", problem)
 		c.checkLoadReplay(nil)
 		return
 	}
@@ -25,20 +25,20 @@ func (c *agentConn) checkPromptV1() {
 	}
 	switch {
 	case err != nil:
-		c.fail("agent.prompt.v1-stop-reason", "session/prompt: %v", err)
+		c.fail(AgentPromptV1StopReason, "session/prompt: %v", err)
 	case t.resp.Error != nil:
-		c.fail("agent.prompt.v1-stop-reason", "session/prompt answered %s", errText(t.resp, nil))
+		c.fail(AgentPromptV1StopReason, "session/prompt answered %s", errText(t.resp, nil))
 	case !slices.Contains(v1StopReasons, t.stop):
-		c.fail("agent.prompt.v1-stop-reason", "stopReason %q is none of %s", t.stop, strings.Join(v1StopReasons, ", "))
+		c.fail(AgentPromptV1StopReason, "stopReason %q is none of %s", t.stop, strings.Join(v1StopReasons, ", "))
 	default:
-		c.pass("agent.prompt.v1-stop-reason", "stopReason %s", t.stop)
+		c.pass(AgentPromptV1StopReason, "stopReason %s", t.stop)
 	}
 	if err == nil {
 		c.drain(300 * time.Millisecond)
 		if late := c.updatesFor(t.sid, t.end); len(late) > 0 {
-			c.fail("agent.prompt.v1-updates-in-turn", "%d updates after the answer to session/prompt, first %s", len(late), late[0].Kind)
+			c.fail(AgentPromptV1UpdatesInTurn, "%d updates after the answer to session/prompt, first %s", len(late), late[0].Kind)
 		} else {
-			c.pass("agent.prompt.v1-updates-in-turn", "no update after the answer")
+			c.pass(AgentPromptV1UpdatesInTurn, "no update after the answer")
 		}
 	}
 	if err == nil {
@@ -55,17 +55,17 @@ func (c *agentConn) checkPromptV1() {
 func (c *agentConn) checkPlanOperationsV1() {
 	conn, err := c.reopen()
 	if err != nil {
-		c.verdict("agent.plan.v1-operations", NotExercised, "%v", err)
+		c.verdict(AgentPlanV1Operations, NotExercised, "%v", err)
 		return
 	}
 	defer conn.finishQuiet()
 	if _, ok := conn.initialize(1, map[string]any{"plan": map[string]any{}}); !ok {
-		c.verdict("agent.plan.v1-operations", NotExercised, "initialize with the plan capability failed")
+		c.verdict(AgentPlanV1Operations, NotExercised, "initialize with the plan capability failed")
 		return
 	}
 	s, problem := conn.newSession()
 	if problem != "" {
-		c.verdict("agent.plan.v1-operations", NotExercised, "%s", problem)
+		c.verdict(AgentPlanV1Operations, NotExercised, "%s", problem)
 		return
 	}
 	t, err := conn.startTurn(s.SessionID)
@@ -73,7 +73,7 @@ func (c *agentConn) checkPlanOperationsV1() {
 		err = conn.wait(t, false)
 	}
 	if err != nil {
-		c.verdict("agent.plan.v1-operations", NotExercised, "the turn did not end: %v", err)
+		c.verdict(AgentPlanV1Operations, NotExercised, "the turn did not end: %v", err)
 		return
 	}
 	kinds := map[string]int{}
@@ -82,7 +82,7 @@ func (c *agentConn) checkPlanOperationsV1() {
 			kinds[u.Kind]++
 		}
 	}
-	c.pass("agent.plan.v1-operations", "to a client with the plan capability: %s", countText(kinds))
+	c.pass(AgentPlanV1Operations, "to a client with the plan capability: %s", countText(kinds))
 	c.schemaProblems = append(c.schemaProblems, conn.schemaProblems...)
 	c.decodeProblems = append(c.decodeProblems, conn.decodeProblems...)
 	c.unstable = append(c.unstable, conn.unstable...)
@@ -116,11 +116,11 @@ func (c *agentConn) judgePlansV1(planCapability bool) {
 	}
 	switch {
 	case ops > 0 && !planCapability:
-		c.fail("agent.plan.v1-fallback", "%d plan_update or plan_removed sent to a client that did not advertise plan", ops)
+		c.fail(AgentPlanV1Fallback, "%d plan_update or plan_removed sent to a client that did not advertise plan", ops)
 	case plans == 0:
-		c.verdict("agent.plan.v1-fallback", NotExercised, "the agent sent no plan")
+		c.verdict(AgentPlanV1Fallback, NotExercised, "the agent sent no plan")
 	default:
-		c.pass("agent.plan.v1-fallback", "%d plan updates, all in the v1 shape", plans)
+		c.pass(AgentPlanV1Fallback, "%d plan updates, all in the v1 shape", plans)
 	}
 	c.judgeEntries(plans, incomplete)
 }
@@ -128,11 +128,11 @@ func (c *agentConn) judgePlansV1(planCapability bool) {
 func (c *agentConn) judgeEntries(plans int, incomplete []string) {
 	switch {
 	case plans == 0:
-		c.verdict("agent.plan.entries-complete", NotExercised, "the agent sent no items plan")
+		c.verdict(AgentPlanEntriesComplete, NotExercised, "the agent sent no items plan")
 	case len(incomplete) > 0:
-		c.fail("agent.plan.entries-complete", "%s", strings.Join(incomplete, "; "))
+		c.fail(AgentPlanEntriesComplete, "%s", strings.Join(incomplete, "; "))
 	default:
-		c.pass("agent.plan.entries-complete", "%d plans, every entry complete", plans)
+		c.pass(AgentPlanEntriesComplete, "%d plans, every entry complete", plans)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 func (c *agentConn) checkPromptV2() {
 	s, problem := c.newSession()
 	if problem != "" {
-		c.fail("agent.prompt.v2-message-id", "%s", problem)
+		c.fail(AgentPromptV2MessageID, "%s", problem)
 		return
 	}
 	t, err := c.startTurn(s.SessionID)
@@ -20,15 +20,15 @@ func (c *agentConn) checkPromptV2() {
 	}
 	switch {
 	case t.resp == nil:
-		c.fail("agent.prompt.v2-message-id", "session/prompt was not answered: %v", err)
+		c.fail(AgentPromptV2MessageID, "session/prompt was not answered: %v", err)
 		return
 	case t.resp.Error != nil:
-		c.fail("agent.prompt.v2-message-id", "session/prompt answered %s", errText(t.resp, nil))
+		c.fail(AgentPromptV2MessageID, "session/prompt answered %s", errText(t.resp, nil))
 		return
 	case t.messageID == "":
-		c.fail("agent.prompt.v2-message-id", "the answer to session/prompt has no messageId")
+		c.fail(AgentPromptV2MessageID, "the answer to session/prompt has no messageId")
 	default:
-		c.pass("agent.prompt.v2-message-id", "messageId %s", t.messageID)
+		c.pass(AgentPromptV2MessageID, "messageId %s", t.messageID)
 	}
 	c.judgeLifecycle(t, err)
 	c.cancelTurn()
@@ -50,32 +50,32 @@ func (c *agentConn) judgeLifecycle(t *turn, err error) {
 		userMessage = userMessage || (m.MessageID != "" && m.MessageID == t.messageID)
 	}
 	if userMessage {
-		c.pass("agent.prompt.v2-user-message", "user message %s reported", t.messageID)
+		c.pass(AgentPromptV2UserMessage, "user message %s reported", t.messageID)
 	} else {
-		c.fail("agent.prompt.v2-user-message", "no user_message or user_message_chunk with messageId %q", t.messageID)
+		c.fail(AgentPromptV2UserMessage, "no user_message or user_message_chunk with messageId %q", t.messageID)
 	}
 	running := slices.Index(t.states, "running")
 	idle := slices.Index(t.states, "idle")
 	early := outputBeforeState(updates)
 	switch {
 	case err != nil:
-		c.fail("agent.prompt.v2-running-idle", "the turn did not go idle: %v (states seen: %s)", err, strings.Join(t.states, ", "))
+		c.fail(AgentPromptV2RunningIdle, "the turn did not go idle: %v (states seen: %s)", err, strings.Join(t.states, ", "))
 	case running < 0 || running > idle:
-		c.fail("agent.prompt.v2-running-idle", "no running state before idle (states: %s)", strings.Join(t.states, ", "))
+		c.fail(AgentPromptV2RunningIdle, "no running state before idle (states: %s)", strings.Join(t.states, ", "))
 	case early != "":
-		c.fail("agent.prompt.v2-running-idle", "%s sent before any running or requires_action state", early)
+		c.fail(AgentPromptV2RunningIdle, "%s sent before any running or requires_action state", early)
 	case t.stop == "":
-		c.fail("agent.prompt.v2-running-idle", "the idle state update carries no stopReason")
+		c.fail(AgentPromptV2RunningIdle, "the idle state update carries no stopReason")
 	default:
-		c.pass("agent.prompt.v2-running-idle", "running, then idle with stopReason %s", t.stop)
+		c.pass(AgentPromptV2RunningIdle, "running, then idle with stopReason %s", t.stop)
 	}
 	switch {
 	case t.asked == 0:
-		c.verdict("agent.prompt.v2-requires-action", NotExercised, "the turn asked no permission")
+		c.verdict(AgentPromptV2RequiresAction, NotExercised, "the turn asked no permission")
 	case slices.Contains(t.states, "requires_action"):
-		c.pass("agent.prompt.v2-requires-action", "requires_action reported around the permission request")
+		c.pass(AgentPromptV2RequiresAction, "requires_action reported around the permission request")
 	default:
-		c.fail("agent.prompt.v2-requires-action", "a permission request without requires_action (states: %s)", strings.Join(t.states, ", "))
+		c.fail(AgentPromptV2RequiresAction, "a permission request without requires_action (states: %s)", strings.Join(t.states, ", "))
 	}
 }
 
@@ -110,19 +110,19 @@ func (c *agentConn) judgePlansV2() {
 		}
 	}
 	if v1Plans > 0 {
-		c.fail("agent.plan.v2-no-v1-plan", "%d v1 plan updates sent in v2", v1Plans)
+		c.fail(AgentPlanV2NoV1Plan, "%d v1 plan updates sent in v2", v1Plans)
 	} else if updates == 0 {
-		c.verdict("agent.plan.v2-no-v1-plan", NotExercised, "the agent sent no plan")
+		c.verdict(AgentPlanV2NoV1Plan, NotExercised, "the agent sent no plan")
 	} else {
-		c.pass("agent.plan.v2-no-v1-plan", "%d plan_update, no v1 plan", updates)
+		c.pass(AgentPlanV2NoV1Plan, "%d plan_update, no v1 plan", updates)
 	}
 	switch {
 	case updates == 0:
-		c.verdict("agent.plan.v2-id", NotExercised, "the agent sent no plan_update")
+		c.verdict(AgentPlanV2ID, NotExercised, "the agent sent no plan_update")
 	case len(noID) > 0:
-		c.fail("agent.plan.v2-id", "%s", strings.Join(noID, "; "))
+		c.fail(AgentPlanV2ID, "%s", strings.Join(noID, "; "))
 	default:
-		c.pass("agent.plan.v2-id", "%d plan_update, each with its planId", updates)
+		c.pass(AgentPlanV2ID, "%d plan_update, each with its planId", updates)
 	}
 	c.judgeEntries(updates, incomplete)
 }

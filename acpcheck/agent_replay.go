@@ -11,7 +11,7 @@ import (
 // answers, among them the prompt's text as user_message_chunk updates and,
 // when the turn had any, its agent_message_chunk updates.
 func (c *agentConn) checkLoadReplay(t *turn) {
-	const req = "agent.session.load-replay"
+	const req = AgentSessionLoadReplay
 	if !c.advertised()["load"] {
 		c.verdict(req, NotApplicable, "loadSession not advertised")
 		return

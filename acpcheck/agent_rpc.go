@@ -25,26 +25,26 @@ func (c *agentConn) checkRPC() {
 			unusable = append(unusable, fmt.Sprintf("after %s, session/new: %v", after, err))
 		}
 	}
-	c.expectCode("agent.rpc.method-not-found", "acpcheck/no_such_method", map[string]any{}, -32601)
+	c.expectCode(AgentRPCMethodNotFound, "acpcheck/no_such_method", map[string]any{}, -32601)
 	usable("an unknown method")
-	c.expectCode("agent.rpc.custom-method", "_acpcheck/no_such_method", map[string]any{}, -32601)
+	c.expectCode(AgentRPCCustomMethod, "_acpcheck/no_such_method", map[string]any{}, -32601)
 	if _, remote := c.conn.(*remoteConn); remote {
 		// acphttp's client sends only JSON: acpcheck remote checks what a
 		// server does with bodies that are not.
-		c.verdict("agent.rpc.parse-error", NotApplicable, "over the network: see acpcheck remote")
-		c.verdict("agent.rpc.invalid-request", NotApplicable, "over the network: see acpcheck remote")
+		c.verdict(AgentRPCParseError, NotApplicable, "over the network: see acpcheck remote")
+		c.verdict(AgentRPCInvalidRequest, NotApplicable, "over the network: see acpcheck remote")
 	} else {
 		c.checkParseError()
 		usable("a line that is not JSON")
 		c.checkInvalidRequest()
 		usable("an invalid request")
 	}
-	c.expectCode("agent.rpc.invalid-params", "session/new", map[string]any{"cwd": 5, "mcpServers": "none"}, -32602)
+	c.expectCode(AgentRPCInvalidParams, "session/new", map[string]any{"cwd": 5, "mcpServers": "none"}, -32602)
 	usable("invalid params")
 	if len(unusable) == 0 {
-		c.pass("agent.rpc.usable-after-error", "session/new answered after each error")
+		c.pass(AgentRPCUsableAfterError, "session/new answered after each error")
 	} else {
-		c.fail("agent.rpc.usable-after-error", "%s", strings.Join(unusable, "; "))
+		c.fail(AgentRPCUsableAfterError, "%s", strings.Join(unusable, "; "))
 	}
 }
 
@@ -68,22 +68,25 @@ func (c *agentConn) checkNotifications() {
 	before := len(c.strays)
 	_, err := c.call("acpcheck/marker", map[string]any{})
 	if err != nil {
-		c.fail("agent.rpc.notification-silent", "no answer to the request after the notifications: %v", err)
+		c.fail(AgentRPCNotificationSilent, "no answer to the request after the notifications: %v", err)
 		return
 	}
 	c.drain(200 * time.Millisecond)
 	if n := len(c.strays) - before; n > 0 {
-		c.fail("agent.rpc.notification-silent", "%d responses to notifications, first %s", n, clip(c.strays[before].Raw))
+		c.fail(AgentRPCNotificationSilent, "%d responses to notifications, first %s", n, clip(c.strays[before].Raw))
 		return
 	}
-	c.pass("agent.rpc.notification-silent", "no answer to an unknown notification nor to session/cancel of an unknown session")
+	c.pass(AgentRPCNotificationSilent, "no answer to an unknown notification nor to session/cancel of an unknown session")
 }
 
 // checkIDs sends session/new with an integer and with a string id.
 func (c *agentConn) checkIDs() {
-	for _, tc := range []struct{ id, req string }{
-		{"4242", "agent.rpc.id-integer"},
-		{`"acpcheck-id-7"`, "agent.rpc.id-string"},
+	for _, tc := range []struct {
+		id  string
+		req ID
+	}{
+		{"4242", AgentRPCIDInteger},
+		{`"acpcheck-id-7"`, AgentRPCIDString},
 	} {
 		if err := c.p.requestID(tc.id, "session/new", c.newSessionParams()); err != nil {
 			c.fail(tc.req, "sending: %v", err)
@@ -99,7 +102,7 @@ func (c *agentConn) checkIDs() {
 }
 
 // expectCode sends a request and expects an error with the code.
-func (c *agentConn) expectCode(req, method string, params any, code int) {
+func (c *agentConn) expectCode(req ID, method string, params any, code int) {
 	res, err := c.call(method, params)
 	switch {
 	case err != nil:
@@ -118,19 +121,19 @@ func (c *agentConn) expectCode(req, method string, params any, code int) {
 // checkParseError sends a line that is not JSON.
 func (c *agentConn) checkParseError() {
 	_ = c.p.sendRaw([]byte(`{"jsonrpc": "2.0", "id": 31, "method": "session/new", "params": {`))
-	c.expectNullError("agent.rpc.parse-error", -32700, "a line that is not JSON", true)
+	c.expectNullError(AgentRPCParseError, -32700, "a line that is not JSON", true)
 }
 
 // checkInvalidRequest sends a request whose method is not a string.
 func (c *agentConn) checkInvalidRequest() {
 	_ = c.p.sendRaw([]byte(`{"jsonrpc":"2.0","id":"acpcheck-invalid","method":42,"params":{}}`))
-	c.expectNullError("agent.rpc.invalid-request", -32600, "a request whose method is a number", false)
+	c.expectNullError(AgentRPCInvalidRequest, -32600, "a request whose method is a number", false)
 }
 
 // expectNullError waits for an error response to a message the kit sent
 // without a request id it tracks: with a null id when nullID, else with a
 // null id or the message's own.
-func (c *agentConn) expectNullError(req string, code int, what string, nullID bool) {
+func (c *agentConn) expectNullError(req ID, code int, what string, nullID bool) {
 	var got *msg
 	err := c.pump(c.opts.Timeout, func(m *msg) bool {
 		if !m.isResponse() || m.Error == nil {

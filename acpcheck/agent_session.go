@@ -11,11 +11,11 @@ import (
 const codeAuthRequired = -32000
 
 // sessionRequirements lists the requirements judged on a session.
-func sessionRequirements(version int) []string {
-	ids := []string{"agent.session.unknown", "agent.session.load", "agent.session.list", "agent.session.resume",
-		"agent.session.close", "agent.session.delete", "agent.session.modes", "agent.session.config"}
+func sessionRequirements(version int) []ID {
+	ids := []ID{AgentSessionUnknown, AgentSessionLoad, AgentSessionList, AgentSessionResume,
+		AgentSessionClose, AgentSessionDelete, AgentSessionModes, AgentSessionConfig}
 	if version == 2 {
-		ids = append(ids, "agent.session.v2-required", "agent.session.v2-resume-state")
+		ids = append(ids, AgentSessionV2Required, AgentSessionV2ResumeState)
 	}
 	return ids
 }
@@ -56,25 +56,25 @@ func (c *agentConn) checkSessions() string {
 	s, problem := c.newSession()
 	switch {
 	case c.authRequired:
-		c.verdict("agent.session.new", NotExercised, "%s: the agent requires authentication, which the kit does not give", problem)
+		c.verdict(AgentSessionNew, NotExercised, "%s: the agent requires authentication, which the kit does not give", problem)
 		return ""
 	case problem != "":
-		c.fail("agent.session.new", "%s", problem)
+		c.fail(AgentSessionNew, "%s", problem)
 		return ""
 	}
-	c.pass("agent.session.new", "session %s", s.SessionID)
+	c.pass(AgentSessionNew, "session %s", s.SessionID)
 	if c.opts.NoPrompt {
-		c.verdict("agent.session.unknown", NotExercised, "judged with a prompt, and prompts were not sent")
+		c.verdict(AgentSessionUnknown, NotExercised, "judged with a prompt, and prompts were not sent")
 	} else {
 		res, err := c.call("session/prompt", map[string]any{"sessionId": "acpcheck-no-such-session",
 			"prompt": []any{map[string]any{"type": "text", "text": "hello"}}})
 		switch {
 		case err != nil:
-			c.fail("agent.session.unknown", "session/prompt for an unknown session: %v", err)
+			c.fail(AgentSessionUnknown, "session/prompt for an unknown session: %v", err)
 		case res.Error == nil:
-			c.fail("agent.session.unknown", "session/prompt for an unknown session answered with a result")
+			c.fail(AgentSessionUnknown, "session/prompt for an unknown session answered with a result")
 		default:
-			c.pass("agent.session.unknown", "answered error %d", res.Error.Code)
+			c.pass(AgentSessionUnknown, "answered error %d", res.Error.Code)
 		}
 	}
 	c.checkModes(s)
@@ -122,7 +122,7 @@ func (c *agentConn) checkCapabilities(sid string) {
 		params["mcpServers"] = []any{}
 	}
 	var missing []string
-	try := func(req, key, method string, p any, judge func(*msg) string) {
+	try := func(req ID, key, method string, p any, judge func(*msg) string) {
 		if !adv[key] {
 			c.verdict(req, NotApplicable, "not advertised")
 			return
@@ -145,11 +145,11 @@ func (c *agentConn) checkCapabilities(sid string) {
 		}
 	}
 	if c.version == 1 {
-		try("agent.session.load", "load", "session/load", params, nil)
+		try(AgentSessionLoad, "load", "session/load", params, nil)
 	} else {
-		c.verdict("agent.session.load", NotApplicable, "v2 has no session/load")
+		c.verdict(AgentSessionLoad, NotApplicable, "v2 has no session/load")
 	}
-	try("agent.session.list", "list", "session/list", map[string]any{}, func(m *msg) string {
+	try(AgentSessionList, "list", "session/list", map[string]any{}, func(m *msg) string {
 		if !strings.Contains(string(m.Result), fmt.Sprintf("%q", sid)) {
 			return "the list does not name the session just created, " + sid
 		}
@@ -157,15 +157,18 @@ func (c *agentConn) checkCapabilities(sid string) {
 	})
 	resume := map[string]any{"sessionId": sid, "cwd": c.opts.Cwd}
 	before := len(c.updates)
-	try("agent.session.resume", "resume", "session/resume", resume, func(*msg) string {
+	try(AgentSessionResume, "resume", "session/resume", resume, func(*msg) string {
 		if c.version == 2 {
 			c.judgeResumeState(sid, before)
 		}
 		return ""
 	})
-	for _, m := range []struct{ req, key, method string }{
-		{"agent.session.close", "close", "session/close"},
-		{"agent.session.delete", "delete", "session/delete"},
+	for _, m := range []struct {
+		req         ID
+		key, method string
+	}{
+		{AgentSessionClose, "close", "session/close"},
+		{AgentSessionDelete, "delete", "session/delete"},
 	} {
 		s, problem := c.newSession()
 		if problem == "" {
@@ -174,17 +177,17 @@ func (c *agentConn) checkCapabilities(sid string) {
 			c.fail(m.req, "%s", problem)
 		}
 	}
-	if c.version == 2 && len(c.rep.Find("agent.session.v2-resume-state")) == 0 {
-		c.verdict("agent.session.v2-resume-state", NotApplicable, "session/resume not answered with a result")
+	if c.version == 2 && len(c.rep.Find(AgentSessionV2ResumeState)) == 0 {
+		c.verdict(AgentSessionV2ResumeState, NotApplicable, "session/resume not answered with a result")
 	}
 	if c.version == 2 {
 		switch {
 		case !adv["session"]:
-			c.verdict("agent.session.v2-required", NotApplicable, "capabilities.session not advertised")
+			c.verdict(AgentSessionV2Required, NotApplicable, "capabilities.session not advertised")
 		case len(missing) > 0:
-			c.fail("agent.session.v2-required", "capabilities.session advertised, but %s answered -32601", strings.Join(missing, ", "))
+			c.fail(AgentSessionV2Required, "capabilities.session advertised, but %s answered -32601", strings.Join(missing, ", "))
 		default:
-			c.pass("agent.session.v2-required", "session/list, session/resume and session/close answered")
+			c.pass(AgentSessionV2Required, "session/list, session/resume and session/close answered")
 		}
 	}
 }
@@ -192,23 +195,23 @@ func (c *agentConn) checkCapabilities(sid string) {
 // checkModes switches to each mode session/new listed.
 func (c *agentConn) checkModes(s sessionResult) {
 	if c.version == 2 || s.Modes == nil || len(s.Modes.AvailableModes) == 0 {
-		c.verdict("agent.session.modes", NotApplicable, "no modes offered")
+		c.verdict(AgentSessionModes, NotApplicable, "no modes offered")
 		return
 	}
 	for _, m := range s.Modes.AvailableModes {
 		res, err := c.call("session/set_mode", map[string]any{"sessionId": s.SessionID, "modeId": m.ID})
 		if err != nil || res.Error != nil {
-			c.fail("agent.session.modes", "session/set_mode %s: %s", m.ID, errText(res, err))
+			c.fail(AgentSessionModes, "session/set_mode %s: %s", m.ID, errText(res, err))
 			return
 		}
 	}
-	c.pass("agent.session.modes", "%d modes set", len(s.Modes.AvailableModes))
+	c.pass(AgentSessionModes, "%d modes set", len(s.Modes.AvailableModes))
 }
 
 // checkConfig sets each config option to its current value.
 func (c *agentConn) checkConfig(s sessionResult) {
 	if len(s.ConfigOptions) == 0 {
-		c.verdict("agent.session.config", NotApplicable, "no config options offered")
+		c.verdict(AgentSessionConfig, NotApplicable, "no config options offered")
 		return
 	}
 	n := 0
@@ -225,11 +228,11 @@ func (c *agentConn) checkConfig(s sessionResult) {
 		n++
 		res, err := c.call("session/set_config_option", p)
 		if err != nil || res.Error != nil {
-			c.fail("agent.session.config", "session/set_config_option %s: %s", o.ID, errText(res, err))
+			c.fail(AgentSessionConfig, "session/set_config_option %s: %s", o.ID, errText(res, err))
 			return
 		}
 	}
-	c.pass("agent.session.config", "%d options set to their current value", n)
+	c.pass(AgentSessionConfig, "%d options set to their current value", n)
 }
 
 // judgeResumeState judges the updates that came before the answer to a
@@ -237,9 +240,9 @@ func (c *agentConn) checkConfig(s sessionResult) {
 func (c *agentConn) judgeResumeState(sid string, before int) {
 	for _, u := range c.updatesFor(sid, before) {
 		if u.Kind == "state_update" {
-			c.pass("agent.session.v2-resume-state", "a state_update came before the answer")
+			c.pass(AgentSessionV2ResumeState, "a state_update came before the answer")
 			return
 		}
 	}
-	c.fail("agent.session.v2-resume-state", "session/resume was answered without a state_update of the session before it")
+	c.fail(AgentSessionV2ResumeState, "session/resume was answered without a state_update of the session before it")
 }

@@ -117,7 +117,7 @@ func stopText(v any) string {
 func (c *agentConn) cancelTurn() {
 	s, problem := c.newSession()
 	if problem != "" {
-		c.fail("agent.cancel.stop-reason", "%s", problem)
+		c.fail(AgentCancelStopReason, "%s", problem)
 		return
 	}
 	t, err := c.startTurn(s.SessionID)
@@ -128,12 +128,12 @@ func (c *agentConn) cancelTurn() {
 		_ = c.p.notify("session/cancel", map[string]any{"sessionId": s.SessionID})
 		_ = c.p.respond(t.held.ID, map[string]any{"outcome": map[string]any{"outcome": "cancelled"}})
 		err = c.wait(t, false)
-		c.judgeCancel(t, err, "agent.cancel.permission", "agent.cancel.stop-reason")
+		c.judgeCancel(t, err, AgentCancelPermission, AgentCancelStopReason)
 		return
 	}
-	c.verdict("agent.cancel.permission", NotExercised, "the turn asked no permission")
+	c.verdict(AgentCancelPermission, NotExercised, "the turn asked no permission")
 	if err != nil {
-		c.fail("agent.cancel.stop-reason", "the first turn did not end: %v", err)
+		c.fail(AgentCancelStopReason, "the first turn did not end: %v", err)
 		return
 	}
 	t, err = c.startTurn(s.SessionID)
@@ -142,18 +142,18 @@ func (c *agentConn) cancelTurn() {
 		err = c.wait(t, false)
 	}
 	if err == nil && t.resp != nil && t.resp.Error != nil {
-		c.verdict("agent.cancel.stop-reason", NotExercised, "session/prompt answered %s", errText(t.resp, nil))
+		c.verdict(AgentCancelStopReason, NotExercised, "session/prompt answered %s", errText(t.resp, nil))
 		return
 	}
 	if err == nil && t.stop != "cancelled" {
-		c.verdict("agent.cancel.stop-reason", NotExercised, "the turn ended %q: the cancel may have arrived after its end", t.stop)
+		c.verdict(AgentCancelStopReason, NotExercised, "the turn ended %q: the cancel may have arrived after its end", t.stop)
 		return
 	}
-	c.judgeCancel(t, err, "agent.cancel.stop-reason")
+	c.judgeCancel(t, err, AgentCancelStopReason)
 }
 
 // judgeCancel judges a cancelled turn's end and what followed it.
-func (c *agentConn) judgeCancel(t *turn, err error, reqs ...string) {
+func (c *agentConn) judgeCancel(t *turn, err error, reqs ...ID) {
 	for _, req := range reqs {
 		switch {
 		case err != nil:
@@ -169,8 +169,8 @@ func (c *agentConn) judgeCancel(t *turn, err error, reqs ...string) {
 	}
 	c.drain(300 * time.Millisecond)
 	if late := c.updatesFor(t.sid, t.end); len(late) > 0 {
-		c.fail("agent.cancel.no-late-update", "%d updates after the cancelled turn ended, first %s", len(late), late[0].Kind)
+		c.fail(AgentCancelNoLateUpdate, "%d updates after the cancelled turn ended, first %s", len(late), late[0].Kind)
 	} else {
-		c.pass("agent.cancel.no-late-update", "no update in 300 ms after the end")
+		c.pass(AgentCancelNoLateUpdate, "no update in 300 ms after the end")
 	}
 }

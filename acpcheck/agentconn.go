@@ -49,12 +49,12 @@ func newAgentConn(ctx context.Context, rep *Report, target Target, conn Conn, ve
 	return c
 }
 
-func (c *agentConn) verdict(id string, st Status, format string, args ...any) {
+func (c *agentConn) verdict(id ID, st Status, format string, args ...any) {
 	c.rep.add(id, c.version, st, c.transcript(), format, args...)
 }
-func (c *agentConn) pass(id, format string, args ...any) { c.verdict(id, Pass, format, args...) }
-func (c *agentConn) fail(id, format string, args ...any) { c.verdict(id, Fail, format, args...) }
-func (c *agentConn) note(format string, args ...any)     { c.p.Note(format, args...) }
+func (c *agentConn) pass(id ID, format string, args ...any) { c.verdict(id, Pass, format, args...) }
+func (c *agentConn) fail(id ID, format string, args ...any) { c.verdict(id, Fail, format, args...) }
+func (c *agentConn) note(format string, args ...any)        { c.p.Note(format, args...) }
 
 // transcript returns the connection's transcript, with the tail of the
 // agent's stderr when it wrote any.
@@ -103,18 +103,18 @@ func (c *agentConn) initialize(version int, caps map[string]any) (*msg, bool) {
 		}
 	}
 	if err != nil {
-		c.rep.add("agent.init.answer", version, Fail, c.transcript(), "initialize: %v%s", err, c.stderrHint())
+		c.rep.add(AgentInitAnswer, version, Fail, c.transcript(), "initialize: %v%s", err, c.stderrHint())
 		return nil, false
 	}
 	if res.Error != nil {
 		if version < 999 && res.Error.Code == codeUnsupportedVersion {
 			// The version negotiation of an agent that does not offer
 			// this version, as the TypeScript SDK's agents answer.
-			c.rep.add("agent.init.answer", version, NotApplicable, c.transcript(), "the agent does not offer version %d: initialize answered %d %q", version, res.Error.Code, res.Error.Message)
+			c.rep.add(AgentInitAnswer, version, NotApplicable, c.transcript(), "the agent does not offer version %d: initialize answered %d %q", version, res.Error.Code, res.Error.Message)
 			return nil, false
 		}
 		if version < 999 {
-			c.rep.add("agent.init.answer", version, Fail, c.transcript(), "initialize answered error %d %q", res.Error.Code, res.Error.Message)
+			c.rep.add(AgentInitAnswer, version, Fail, c.transcript(), "initialize answered error %d %q", res.Error.Code, res.Error.Message)
 			return nil, false
 		}
 	}

@@ -63,13 +63,13 @@ func CheckClient(ctx context.Context, w io.Writer, r io.Reader, opts ClientOptio
 func (r *clientRun) serve() {
 	first, err := r.c.p.next(time.Now().Add(10*r.opts.Timeout), r.ctx.Done())
 	if err != nil {
-		r.verdict("client.init.first", Fail, "no message: %v", err)
+		r.verdict(ClientInitFirst, Fail, "no message: %v", err)
 		return
 	}
 	if first.Method != "initialize" || !first.isRequest() {
-		r.verdict("client.init.first", Fail, "the first message is %s, not an initialize request", clip(first.Raw))
+		r.verdict(ClientInitFirst, Fail, "the first message is %s, not an initialize request", clip(first.Raw))
 	} else {
-		r.verdict("client.init.first", Pass, "initialize first")
+		r.verdict(ClientInitFirst, Pass, "initialize first")
 	}
 	r.c.inspect(first)
 	if first.isRequest() {
@@ -87,7 +87,7 @@ func (r *clientRun) serve() {
 	r.finish()
 }
 
-func (r *clientRun) verdict(id string, st Status, format string, args ...any) {
+func (r *clientRun) verdict(id ID, st Status, format string, args ...any) {
 	r.rep.add(id, r.version, st, r.c.transcript(), format, args...)
 }
 
@@ -134,9 +134,9 @@ func (r *clientRun) newSession(m *msg) {
 	}
 	_ = json.Unmarshal(m.Params, &p)
 	if filepath.IsAbs(p.Cwd) || strings.HasPrefix(p.Cwd, "/") {
-		r.verdict("client.session.cwd", Pass, "cwd %s", p.Cwd)
+		r.verdict(ClientSessionCWD, Pass, "cwd %s", p.Cwd)
 	} else {
-		r.verdict("client.session.cwd", Fail, "cwd %q is not absolute", p.Cwd)
+		r.verdict(ClientSessionCWD, Fail, "cwd %q is not absolute", p.Cwd)
 	}
 	r.sessions++
 	if r.cwd == "" {
@@ -149,37 +149,37 @@ func (r *clientRun) newSession(m *msg) {
 func (r *clientRun) finish() {
 	c := r.c
 	framing, badUTF8 := c.p.hygiene()
-	c.judgeList("client.stdio.framing", append(framing, badUTF8...), "every line one JSON-RPC message")
-	c.judgeList("client.schema.valid", c.schemaProblems, fmt.Sprintf("%d messages valid", c.validated))
-	c.judgeList("client.schema.decodes", c.decodeProblems, "every message decoded")
+	c.judgeList(ClientStdioFraming, append(framing, badUTF8...), "every line one JSON-RPC message")
+	c.judgeList(ClientSchemaValid, c.schemaProblems, fmt.Sprintf("%d messages valid", c.validated))
+	c.judgeList(ClientSchemaDecodes, c.decodeProblems, "every message decoded")
 	if len(c.strays) > 0 {
-		c.fail("client.rpc.notification-silent", "%d responses to no request, first %s", len(c.strays), clip(c.strays[0].Raw))
+		c.fail(ClientRPCNotificationSilent, "%d responses to no request, first %s", len(c.strays), clip(c.strays[0].Raw))
 	} else if r.unknown {
-		c.pass("client.rpc.notification-silent", "no answer to any notification")
+		c.pass(ClientRPCNotificationSilent, "no answer to any notification")
 	}
 	if r.prompts == 0 {
-		for _, id := range []string{"client.prompt.content", "client.rpc.id-integer", "client.rpc.id-string", "client.rpc.method-not-found",
-			"client.updates.unknown-v1", "client.updates.unknown-v2", "client.permission.answer"} {
+		for _, id := range []ID{ClientPromptContent, ClientRPCIDInteger, ClientRPCIDString, ClientRPCMethodNotFound,
+			ClientUpdatesUnknownV1, ClientUpdatesUnknownV2, ClientPermissionAnswer} {
 			r.verdict(id, NotExercised, "the client sent no prompt")
 		}
 	}
-	if len(r.rep.Find("client.permission.cancelled")) == 0 {
-		r.verdict("client.permission.cancelled", NotExercised, "the client did not cancel a turn while a permission request was pending")
+	if len(r.rep.Find(ClientPermissionCancelled)) == 0 {
+		r.verdict(ClientPermissionCancelled, NotExercised, "the client did not cancel a turn while a permission request was pending")
 	}
-	if len(r.rep.Find("client.fs.read")) == 0 {
-		r.verdict("client.fs.read", NotApplicable, "fs.readTextFile not advertised")
+	if len(r.rep.Find(ClientFSRead)) == 0 {
+		r.verdict(ClientFSRead, NotApplicable, "fs.readTextFile not advertised")
 	}
-	if len(r.rep.Find("client.fs.write")) == 0 {
-		r.verdict("client.fs.write", NotApplicable, "fs.writeTextFile not advertised")
+	if len(r.rep.Find(ClientFSWrite)) == 0 {
+		r.verdict(ClientFSWrite, NotApplicable, "fs.writeTextFile not advertised")
 	}
-	if len(r.rep.Find("client.fs.read-back")) == 0 {
-		r.verdict("client.fs.read-back", NotApplicable, "fs.writeTextFile and fs.readTextFile not both advertised")
+	if len(r.rep.Find(ClientFSReadBack)) == 0 {
+		r.verdict(ClientFSReadBack, NotApplicable, "fs.writeTextFile and fs.readTextFile not both advertised")
 	}
-	if len(r.rep.Find("client.terminal")) == 0 {
-		r.verdict("client.terminal", NotApplicable, "terminal not advertised")
+	if len(r.rep.Find(ClientTerminal)) == 0 {
+		r.verdict(ClientTerminal, NotApplicable, "terminal not advertised")
 	}
-	if len(r.rep.Find("client.session.cwd")) == 0 {
-		r.verdict("client.session.cwd", NotExercised, "the client opened no session")
+	if len(r.rep.Find(ClientSessionCWD)) == 0 {
+		r.verdict(ClientSessionCWD, NotExercised, "the client opened no session")
 	}
 }
 

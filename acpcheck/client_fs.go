@@ -37,24 +37,24 @@ func (r *clientRun) writeFile(sid string) {
 	content := "written by acpcheck, " + name + "\nsecond line\n"
 	res, err := r.c.call("fs/write_text_file", map[string]any{"sessionId": sid, "path": path, "content": content})
 	if err != nil || res.Error != nil {
-		r.verdict("client.fs.write", Fail, "fs/write_text_file %s: %s", path, errText(res, err))
+		r.verdict(ClientFSWrite, Fail, "fs/write_text_file %s: %s", path, errText(res, err))
 		return
 	}
-	r.verdict("client.fs.write", Pass, "wrote %s", path)
+	r.verdict(ClientFSWrite, Pass, "wrote %s", path)
 	if !fs.ReadTextFile {
 		return
 	}
 	res, err = r.c.call("fs/read_text_file", map[string]any{"sessionId": sid, "path": path})
 	if err != nil || res.Error != nil {
-		r.verdict("client.fs.read-back", Fail, "fs/read_text_file %s after writing it: %s", path, errText(res, err))
+		r.verdict(ClientFSReadBack, Fail, "fs/read_text_file %s after writing it: %s", path, errText(res, err))
 		return
 	}
 	var out struct {
 		Content string `json:"content"`
 	}
 	if json.Unmarshal(res.Result, &out) != nil || out.Content != content {
-		r.verdict("client.fs.read-back", Fail, "read %s back as %q, not the %q written", path, out.Content, content)
+		r.verdict(ClientFSReadBack, Fail, "read %s back as %q, not the %q written", path, out.Content, content)
 		return
 	}
-	r.verdict("client.fs.read-back", Pass, "read %s back unchanged", path)
+	r.verdict(ClientFSReadBack, Pass, "read %s back unchanged", path)
 }

@@ -30,9 +30,9 @@ func (r *clientRun) prompt(m *msg) {
 		}
 	}
 	if len(bad) > 0 {
-		r.verdict("client.prompt.content", Fail, "prompt blocks the agent did not allow: %s", strings.Join(bad, ", "))
+		r.verdict(ClientPromptContent, Fail, "prompt blocks the agent did not allow: %s", strings.Join(bad, ", "))
 	} else {
-		r.verdict("client.prompt.content", Pass, "%d blocks, all allowed", len(p.Prompt))
+		r.verdict(ClientPromptContent, Pass, "%d blocks, all allowed", len(p.Prompt))
 	}
 	sid := p.SessionID
 	r.c.onNotification = func(n *msg) {
@@ -129,22 +129,22 @@ func (r *clientRun) sendUpdates(sid string) {
 // integer id (ids of the kit's own requests are integers).
 func (r *clientRun) probe() {
 	res, err := r.c.call("acpcheck/no_such_method", map[string]any{})
-	req := "client.updates.unknown-v1"
+	req := ClientUpdatesUnknownV1
 	if r.version == 2 {
-		req = "client.updates.unknown-v2"
+		req = ClientUpdatesUnknownV2
 	}
 	if err != nil {
 		r.verdict(req, Fail, "no answer after the unknown updates: %v", err)
-		r.verdict("client.rpc.method-not-found", Fail, "%v", err)
-		r.verdict("client.rpc.id-integer", Fail, "%v", err)
+		r.verdict(ClientRPCMethodNotFound, Fail, "%v", err)
+		r.verdict(ClientRPCIDInteger, Fail, "%v", err)
 		return
 	}
 	r.verdict(req, Pass, "the client answered after them")
-	r.verdict("client.rpc.id-integer", Pass, "id echoed")
+	r.verdict(ClientRPCIDInteger, Pass, "id echoed")
 	if res.Error != nil && res.Error.Code == -32601 {
-		r.verdict("client.rpc.method-not-found", Pass, "answered -32601")
+		r.verdict(ClientRPCMethodNotFound, Pass, "answered -32601")
 	} else {
-		r.verdict("client.rpc.method-not-found", Fail, "answered %s, not -32601", errText(res, nil))
+		r.verdict(ClientRPCMethodNotFound, Fail, "answered %s, not -32601", errText(res, nil))
 	}
 }
 
@@ -156,10 +156,10 @@ func (r *clientRun) readFile(sid string) {
 	}
 	res, err := r.c.call("fs/read_text_file", map[string]any{"sessionId": sid, "path": "/acpcheck-no-such-file.txt"})
 	if err != nil {
-		r.verdict("client.fs.read", Fail, "fs/read_text_file: %v", err)
+		r.verdict(ClientFSRead, Fail, "fs/read_text_file: %v", err)
 		return
 	}
-	r.verdict("client.fs.read", Pass, "answered (%s)", errText(res, nil))
+	r.verdict(ClientFSRead, Pass, "answered (%s)", errText(res, nil))
 }
 
 // permission asks for permission with a string id and judges the answer.
@@ -175,16 +175,16 @@ func (r *clientRun) permission(sid string) {
 	}
 	const id = `"acpcheck-permission-1"`
 	if err := r.c.p.requestID(id, "session/request_permission", params); err != nil {
-		r.verdict("client.permission.answer", Fail, "%v", err)
+		r.verdict(ClientPermissionAnswer, Fail, "%v", err)
 		return
 	}
 	res, err := r.c.await(id, r.opts.PermissionTimeout)
 	if err != nil {
-		r.verdict("client.rpc.id-string", Fail, "no answer with id %s: %v", id, err)
-		r.verdict("client.permission.answer", Fail, "no answer: %v", err)
+		r.verdict(ClientRPCIDString, Fail, "no answer with id %s: %v", id, err)
+		r.verdict(ClientPermissionAnswer, Fail, "no answer: %v", err)
 		return
 	}
-	r.verdict("client.rpc.id-string", Pass, "id %s echoed", id)
+	r.verdict(ClientRPCIDString, Pass, "id %s echoed", id)
 	var out struct {
 		Outcome struct {
 			Outcome  string `json:"outcome"`
@@ -195,17 +195,17 @@ func (r *clientRun) permission(sid string) {
 	o := out.Outcome
 	switch {
 	case res.Error != nil:
-		r.verdict("client.permission.answer", Fail, "answered %s", errText(res, nil))
+		r.verdict(ClientPermissionAnswer, Fail, "answered %s", errText(res, nil))
 	case o.Outcome == "cancelled", o.Outcome == "selected" && (o.OptionID == "allow" || o.OptionID == "reject"):
-		r.verdict("client.permission.answer", Pass, "outcome %s %s", o.Outcome, o.OptionID)
+		r.verdict(ClientPermissionAnswer, Pass, "outcome %s %s", o.Outcome, o.OptionID)
 	default:
-		r.verdict("client.permission.answer", Fail, "outcome %q option %q is none offered", o.Outcome, o.OptionID)
+		r.verdict(ClientPermissionAnswer, Fail, "outcome %q option %q is none offered", o.Outcome, o.OptionID)
 	}
 	if r.cancelled[sid] {
 		if o.Outcome == "cancelled" {
-			r.verdict("client.permission.cancelled", Pass, "answered cancelled after session/cancel")
+			r.verdict(ClientPermissionCancelled, Pass, "answered cancelled after session/cancel")
 		} else {
-			r.verdict("client.permission.cancelled", Fail, "answered %q after session/cancel", o.Outcome)
+			r.verdict(ClientPermissionCancelled, Fail, "answered %q after session/cancel", o.Outcome)
 		}
 	}
 	if r.version == 2 {
@@ -222,22 +222,22 @@ func (r *clientRun) terminal(sid string) {
 	}
 	res, err := r.c.call("terminal/create", map[string]any{"sessionId": sid, "command": "true"})
 	if err != nil || res.Error != nil {
-		r.verdict("client.terminal", Fail, "terminal/create: %s", errText(res, err))
+		r.verdict(ClientTerminal, Fail, "terminal/create: %s", errText(res, err))
 		return
 	}
 	var t struct {
 		TerminalID string `json:"terminalId"`
 	}
 	if json.Unmarshal(res.Result, &t) != nil || t.TerminalID == "" {
-		r.verdict("client.terminal", Fail, "terminal/create answered no terminalId")
+		r.verdict(ClientTerminal, Fail, "terminal/create answered no terminalId")
 		return
 	}
 	for _, method := range []string{"terminal/wait_for_exit", "terminal/release"} {
 		res, err := r.c.call(method, map[string]any{"sessionId": sid, "terminalId": t.TerminalID})
 		if err != nil || res.Error != nil {
-			r.verdict("client.terminal", Fail, "%s: %s", method, errText(res, err))
+			r.verdict(ClientTerminal, Fail, "%s: %s", method, errText(res, err))
 			return
 		}
 	}
-	r.verdict("client.terminal", Pass, "terminal %s created, exited and released", t.TerminalID)
+	r.verdict(ClientTerminal, Pass, "terminal %s created, exited and released", t.TerminalID)
 }

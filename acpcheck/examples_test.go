@@ -62,8 +62,8 @@ func TestExampleAgent(t *testing.T) {
 		}
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"agent.cancel.permission", "agent.plan.v1-fallback", "agent.plan.v1-operations",
-		"agent.prompt.v2-running-idle", "agent.prompt.v2-requires-action", "agent.session.v2-required", "agent.plan.v2-id"} {
+	for _, id := range []ID{AgentCancelPermission, AgentPlanV1Fallback, AgentPlanV1Operations,
+		AgentPromptV2RunningIdle, AgentPromptV2RequiresAction, AgentSessionV2Required, AgentPlanV2ID} {
 		vs := r.Find(id)
 		if len(vs) == 0 {
 			t.Errorf("%s was not judged", id)
@@ -106,11 +106,11 @@ func TestExampleClient(t *testing.T) {
 	if !r.OK {
 		t.Fatalf("a MUST failed:\n%s", data)
 	}
-	passed := map[string]bool{}
+	passed := map[ID]bool{}
 	for _, v := range r.Verdicts {
 		passed[v.ID] = passed[v.ID] || v.Status == Pass
 	}
-	for _, id := range []string{"client.permission.answer", "client.updates.unknown-v1", "client.rpc.method-not-found", "client.schema.valid"} {
+	for _, id := range []ID{ClientPermissionAnswer, ClientUpdatesUnknownV1, ClientRPCMethodNotFound, ClientSchemaValid} {
 		if !passed[id] {
 			t.Errorf("%s did not pass:\n%s", id, data)
 		}
@@ -141,7 +141,7 @@ func TestExampleClientRemote(t *testing.T) {
 		if !r.OK() {
 			t.Fatalf("%s: %v", scheme, r.Text())
 		}
-		if vs := r.Find("client.permission.answer"); len(vs) != 1 || vs[0].Status != Pass {
+		if vs := r.Find(ClientPermissionAnswer); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: client.permission.answer: %+v", scheme, vs)
 		}
 	}
@@ -188,7 +188,7 @@ func TestExampleAgentNetwork(t *testing.T) {
 	if !r.OK() || len(r.Failed()) > 0 {
 		t.Errorf("remote:\n%s", r.Text())
 	}
-	for _, v := range append(r.Find("remote.http.slow-reader"), r.Find("remote.ws.slow-reader")...) {
+	for _, v := range append(r.Find(RemoteHTTPSlowReader), r.Find(RemoteWSSlowReader)...) {
 		t.Logf("%s %s: %s", v.ID, v.Status, v.Detail)
 	}
 }

@@ -129,7 +129,7 @@ func TestFakeClientPasses(t *testing.T) {
 			t.Fatalf("v%d:\n%s", v, r.Text())
 		}
 		if v == 1 {
-			for _, id := range []string{"client.fs.read", "client.fs.write", "client.fs.read-back", "client.terminal"} {
+			for _, id := range []ID{ClientFSRead, ClientFSWrite, ClientFSReadBack, ClientTerminal} {
 				if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 					t.Errorf("%s: %+v", id, vs)
 				}
@@ -137,7 +137,7 @@ func TestFakeClientPasses(t *testing.T) {
 		}
 	}
 	r := checkFakeClient(t, "cancel", 1)
-	if vs := r.Find("client.permission.cancelled"); len(vs) != 1 || vs[0].Status != Pass {
+	if vs := r.Find(ClientPermissionCancelled); len(vs) != 1 || vs[0].Status != Pass {
 		t.Errorf("client.permission.cancelled: %+v", vs)
 	}
 }
@@ -146,7 +146,7 @@ func TestFakeClientPasses(t *testing.T) {
 // (and refuses writes) is sent none.
 func TestClientNoWrite(t *testing.T) {
 	r := checkFakeClient(t, "no-write", 1)
-	for _, id := range []string{"client.fs.write", "client.fs.read-back"} {
+	for _, id := range []ID{ClientFSWrite, ClientFSReadBack} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != NotApplicable {
 			t.Errorf("%s: %+v", id, vs)
 		}
@@ -157,20 +157,23 @@ func TestClientNoWrite(t *testing.T) {
 }
 
 func TestPlantedClientFaults(t *testing.T) {
-	for _, tc := range []struct{ fault, req string }{
-		{"framing", "client.stdio.framing"},
-		{"first", "client.init.first"},
-		{"relative-cwd", "client.session.cwd"},
-		{"schema", "client.schema.valid"},
-		{"prompt-content", "client.prompt.content"},
-		{"id-string", "client.rpc.id-string"},
-		{"method-not-found", "client.rpc.method-not-found"},
-		{"notification-answer", "client.rpc.notification-silent"},
-		{"bad-option", "client.permission.answer"},
-		{"cancel-selected", "client.permission.cancelled"},
-		{"terminal", "client.terminal"},
-		{"write-error", "client.fs.write"},
-		{"read-back", "client.fs.read-back"},
+	for _, tc := range []struct {
+		fault string
+		req   ID
+	}{
+		{"framing", ClientStdioFraming},
+		{"first", ClientInitFirst},
+		{"relative-cwd", ClientSessionCWD},
+		{"schema", ClientSchemaValid},
+		{"prompt-content", ClientPromptContent},
+		{"id-string", ClientRPCIDString},
+		{"method-not-found", ClientRPCMethodNotFound},
+		{"notification-answer", ClientRPCNotificationSilent},
+		{"bad-option", ClientPermissionAnswer},
+		{"cancel-selected", ClientPermissionCancelled},
+		{"terminal", ClientTerminal},
+		{"write-error", ClientFSWrite},
+		{"read-back", ClientFSReadBack},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			r := checkFakeClient(t, tc.fault, 1)

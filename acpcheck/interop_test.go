@@ -50,7 +50,7 @@ func TestTypeScriptEchoAgent(t *testing.T) {
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
-	if vs := r.Find("agent.prompt.v1-stop-reason"); len(vs) != 1 || vs[0].Status != Pass {
+	if vs := r.Find(AgentPromptV1StopReason); len(vs) != 1 || vs[0].Status != Pass {
 		t.Errorf("no v1 turn judged: %+v", vs)
 	}
 }
@@ -65,7 +65,7 @@ func TestTypeScriptRouterAgent(t *testing.T) {
 	}
 	for _, v := range []int{1, 2} {
 		found := false
-		for _, vd := range r.Find("agent.init.version-echo") {
+		for _, vd := range r.Find(AgentInitVersionEcho) {
 			found = found || (vd.Version == v && vd.Status == Pass)
 		}
 		if !found {
@@ -81,7 +81,7 @@ func TestTypeScriptV2OnlyAgent(t *testing.T) {
 	t.Parallel()
 	r := checkTS(t, "agent_v2.mjs", AgentOptions{NoPrompt: true})
 	found := false
-	for _, v := range r.Find("agent.init.answer") {
+	for _, v := range r.Find(AgentInitAnswer) {
 		found = found || (v.Version == 1 && v.Status == Fail)
 	}
 	if !found {
@@ -114,11 +114,12 @@ func TestTypeScriptClients(t *testing.T) {
 	}
 	kit := buildExample(t, "acpcheck")
 	for _, tc := range []struct {
-		script, unknown string
-		fails           []string
+		script  string
+		unknown ID
+		fails   []ID
 	}{
-		{"client.mjs", "client.updates.unknown-v1", []string{"client.init.first", "client.session.cwd", "client.schema.valid"}},
-		{"client_v2.mjs", "client.updates.unknown-v2", []string{"client.session.cwd", "client.schema.valid"}},
+		{"client.mjs", ClientUpdatesUnknownV1, []ID{ClientInitFirst, ClientSessionCWD, ClientSchemaValid}},
+		{"client_v2.mjs", ClientUpdatesUnknownV2, []ID{ClientSessionCWD, ClientSchemaValid}},
 	} {
 		s := sandbox.New(t)
 		report := filepath.Join(t.TempDir(), "report.json")
@@ -140,12 +141,12 @@ func TestTypeScriptClients(t *testing.T) {
 		if err := json.Unmarshal(data, &r); err != nil {
 			t.Fatal(err)
 		}
-		passed, failed := map[string]bool{}, map[string]bool{}
+		passed, failed := map[ID]bool{}, map[ID]bool{}
 		for _, v := range r.Verdicts {
 			passed[v.ID] = passed[v.ID] || v.Status == Pass
 			failed[v.ID] = failed[v.ID] || v.Status == Fail
 		}
-		for _, id := range []string{tc.unknown, "client.permission.answer", "client.rpc.method-not-found", "client.rpc.id-string"} {
+		for _, id := range []ID{tc.unknown, ClientPermissionAnswer, ClientRPCMethodNotFound, ClientRPCIDString} {
 			if !passed[id] || failed[id] {
 				t.Errorf("%s: %s did not pass", tc.script, id)
 			}

@@ -51,7 +51,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			if v.Tier != t {
 				continue
 			}
-			name := v.ID
+			name := v.ID.String()
 			if v.Version != 0 {
 				name = fmt.Sprintf("%s (v%d)", v.ID, v.Version)
 			}

@@ -95,7 +95,7 @@ func CheckRemote(ctx context.Context, endpoint string, opts RemoteOptions) *Repo
 	return r.rep
 }
 
-func (r *remoteRun) verdict(id string, st Status, format string, args ...any) {
+func (r *remoteRun) verdict(id ID, st Status, format string, args ...any) {
 	r.rep.add(id, 0, st, append([]Line(nil), r.log...), format, args...)
 }
 
@@ -155,26 +155,26 @@ func jsonHeader(extra map[string]string) map[string]string {
 func (r *remoteRun) checkInitialize() string {
 	resp, body, err := r.do(http.MethodPost, jsonHeader(nil), r.init)
 	if err != nil {
-		r.verdict("remote.http.initialize", Fail, "%v", err)
+		r.verdict(RemoteHTTPInitialize, Fail, "%v", err)
 		return ""
 	}
 	var m msg
 	id := resp.Header.Get("Acp-Connection-Id")
 	switch {
 	case resp.StatusCode != http.StatusOK:
-		r.verdict("remote.http.initialize", Fail, "answered %d", resp.StatusCode)
+		r.verdict(RemoteHTTPInitialize, Fail, "answered %d", resp.StatusCode)
 	case !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json"):
-		r.verdict("remote.http.initialize", Fail, "Content-Type %q, not application/json", resp.Header.Get("Content-Type"))
+		r.verdict(RemoteHTTPInitialize, Fail, "Content-Type %q, not application/json", resp.Header.Get("Content-Type"))
 	case json.Unmarshal(body, &m) != nil || m.Result == nil:
-		r.verdict("remote.http.initialize", Fail, "the body is not a JSON-RPC result")
+		r.verdict(RemoteHTTPInitialize, Fail, "the body is not a JSON-RPC result")
 	case id == "":
-		r.verdict("remote.http.initialize", Fail, "no Acp-Connection-Id header")
+		r.verdict(RemoteHTTPInitialize, Fail, "no Acp-Connection-Id header")
 	default:
-		r.verdict("remote.http.initialize", Pass, "200 with Acp-Connection-Id %s", id)
+		r.verdict(RemoteHTTPInitialize, Pass, "200 with Acp-Connection-Id %s", id)
 		if n := len(resp.Cookies()); n > 0 {
-			r.verdict("remote.http.cookies", Pass, "initialize set %d cookies: clients must send them back", n)
+			r.verdict(RemoteHTTPCookies, Pass, "initialize set %d cookies: clients must send them back", n)
 		} else {
-			r.verdict("remote.http.cookies", Pass, "no cookie set")
+			r.verdict(RemoteHTTPCookies, Pass, "no cookie set")
 		}
 		return id
 	}

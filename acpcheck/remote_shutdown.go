@@ -16,7 +16,7 @@ const shutdownBound = 5 * time.Second
 // checkShutdown opens an SSE stream and a WebSocket, calls the shutdown
 // hook, and judges how they end and whether new connections are refused.
 func (r *remoteRun) checkShutdown() {
-	ids := []string{"remote.shutdown.sse", "remote.shutdown.ws", "remote.shutdown.refuse"}
+	ids := []ID{RemoteShutdownSSE, RemoteShutdownWS, RemoteShutdownRefuse}
 	if r.opts.Shutdown == nil {
 		for _, id := range ids {
 			r.verdict(id, NotExercised, "no shutdown hook: only a test that runs the server (RemoteOptions.Shutdown) can stop it")
@@ -121,7 +121,7 @@ func (r *remoteRun) shutdownWS(ctx context.Context) <-chan error {
 }
 
 // judgeSSEEnd waits for the stream to end before deadline.
-func (r *remoteRun) judgeSSEEnd(id string, s *sseStream, deadline time.Time) {
+func (r *remoteRun) judgeSSEEnd(id ID, s *sseStream, deadline time.Time) {
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	for {
@@ -139,7 +139,7 @@ func (r *remoteRun) judgeSSEEnd(id string, s *sseStream, deadline time.Time) {
 }
 
 // judgeWSEnd waits for the WebSocket's close frame before deadline.
-func (r *remoteRun) judgeWSEnd(id string, end <-chan error, deadline time.Time) {
+func (r *remoteRun) judgeWSEnd(id ID, end <-chan error, deadline time.Time) {
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {

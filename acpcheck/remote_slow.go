@@ -56,8 +56,8 @@ func slowRequest(n int) []byte {
 // stream the kit stops reading does not stop the server serving another.
 func (r *remoteRun) checkSlowReaders() {
 	if r.opts.NoSlowReader {
-		r.verdict("remote.http.slow-reader", NotApplicable, "skipped")
-		r.verdict("remote.ws.slow-reader", NotApplicable, "skipped")
+		r.verdict(RemoteHTTPSlowReader, NotApplicable, "skipped")
+		r.verdict(RemoteWSSlowReader, NotApplicable, "skipped")
 		return
 	}
 	r.checkSlowSSE()
@@ -67,7 +67,7 @@ func (r *remoteRun) checkSlowReaders() {
 // checkSlowSSE stalls one connection's SSE stream with a flood of
 // session/new and then opens a second connection.
 func (r *remoteRun) checkSlowSSE() {
-	const req = "remote.http.slow-reader"
+	const req = RemoteHTTPSlowReader
 	resp, _, err := r.do(http.MethodPost, jsonHeader(nil), r.init)
 	if err != nil || resp.StatusCode != http.StatusOK || resp.Header.Get("Acp-Connection-Id") == "" {
 		r.verdict(req, NotExercised, "no connection to stall: initialize failed")
@@ -203,7 +203,7 @@ func (r *remoteRun) probeHTTP() (conn string, took time.Duration, err error) {
 // checkSlowWS stalls one WebSocket with a flood of session/new it does
 // not read the answers of, and then opens a second WebSocket.
 func (r *remoteRun) checkSlowWS() {
-	const req = "remote.ws.slow-reader"
+	const req = RemoteWSSlowReader
 	ctx, cancel := context.WithTimeout(r.ctx, slowFlood+2*slowBound)
 	defer cancel()
 	tr := slowTransport()

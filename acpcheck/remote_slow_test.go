@@ -13,7 +13,7 @@ import (
 )
 
 // wantStatus fails t unless each of ids has one verdict, of status want.
-func wantStatus(t *testing.T, r *Report, want Status, ids ...string) {
+func wantStatus(t *testing.T, r *Report, want Status, ids ...ID) {
 	t.Helper()
 	for _, id := range ids {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != want {
@@ -29,12 +29,12 @@ func wantStatus(t *testing.T, r *Report, want Status, ids ...string) {
 func TestRemoteSlowReaderAndShutdown(t *testing.T) {
 	url, s := serveFakeServer(t, nil, &acphttp.Options{})
 	r := CheckRemote(context.Background(), url, RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true, Shutdown: s.Shutdown})
-	wantStatus(t, r, Pass, "remote.http.slow-reader", "remote.ws.slow-reader",
-		"remote.shutdown.sse", "remote.shutdown.ws", "remote.shutdown.refuse")
+	wantStatus(t, r, Pass, RemoteHTTPSlowReader, RemoteWSSlowReader,
+		RemoteShutdownSSE, RemoteShutdownWS, RemoteShutdownRefuse)
 	if !r.OK() || len(r.Failed()) > 0 {
 		t.Error(r.Text())
 	}
-	for _, v := range append(r.Find("remote.http.slow-reader"), append(r.Find("remote.ws.slow-reader"), r.Find("remote.shutdown.ws")...)...) {
+	for _, v := range append(r.Find(RemoteHTTPSlowReader), append(r.Find(RemoteWSSlowReader), r.Find(RemoteShutdownWS)...)...) {
 		t.Logf("%s: %s", v.ID, v.Detail)
 	}
 }
@@ -43,8 +43,8 @@ func TestRemoteSlowReaderAndShutdown(t *testing.T) {
 // command line, the shutdown checks are not exercised, and say why.
 func TestRemoteShutdownWithoutHook(t *testing.T) {
 	r := CheckRemote(context.Background(), serveFake(t, nil), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true, NoSlowReader: true})
-	wantStatus(t, r, NotExercised, "remote.shutdown.sse", "remote.shutdown.ws", "remote.shutdown.refuse")
-	wantStatus(t, r, NotApplicable, "remote.http.slow-reader", "remote.ws.slow-reader")
+	wantStatus(t, r, NotExercised, RemoteShutdownSSE, RemoteShutdownWS, RemoteShutdownRefuse)
+	wantStatus(t, r, NotApplicable, RemoteHTTPSlowReader, RemoteWSSlowReader)
 }
 
 // TestPlantedSlowReaderFault: a server whose writes all go through one
@@ -60,8 +60,8 @@ func TestPlantedSlowReaderFault(t *testing.T) {
 		})
 	}
 	r := CheckRemote(context.Background(), serveFake(t, wrap), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true})
-	wantStatus(t, r, Fail, "remote.http.slow-reader", "remote.ws.slow-reader")
-	for _, v := range append(r.Find("remote.http.slow-reader"), r.Find("remote.ws.slow-reader")...) {
+	wantStatus(t, r, Fail, RemoteHTTPSlowReader, RemoteWSSlowReader)
+	for _, v := range append(r.Find(RemoteHTTPSlowReader), r.Find(RemoteWSSlowReader)...) {
 		t.Logf("%s: %s", v.ID, v.Detail)
 	}
 	if !r.OK() {
@@ -108,5 +108,5 @@ func (c lockedConn) Write(b []byte) (int, error) {
 func TestPlantedShutdownFault(t *testing.T) {
 	hook := func(ctx context.Context) error { return nil }
 	r := CheckRemote(context.Background(), serveFake(t, nil), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true, NoSlowReader: true, Shutdown: hook})
-	wantStatus(t, r, Fail, "remote.shutdown.sse", "remote.shutdown.ws", "remote.shutdown.refuse")
+	wantStatus(t, r, Fail, RemoteShutdownSSE, RemoteShutdownWS, RemoteShutdownRefuse)
 }

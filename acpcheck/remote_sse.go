@@ -127,24 +127,24 @@ func (s *sseStream) next(timeout time.Duration) (sseEvent, bool) {
 func (r *remoteRun) checkStreams(conn string) {
 	s, err := r.openSSE(map[string]string{"Accept": "text/event-stream", "Acp-Connection-Id": conn})
 	if err != nil {
-		r.verdict("remote.http.sse", Fail, "%v", err)
+		r.verdict(RemoteHTTPSSE, Fail, "%v", err)
 		return
 	}
 	defer s.close()
 	if s.resp.StatusCode != http.StatusOK || !strings.HasPrefix(s.resp.Header.Get("Content-Type"), "text/event-stream") {
-		r.verdict("remote.http.sse", Fail, "the GET was answered %d %q", s.resp.StatusCode, s.resp.Header.Get("Content-Type"))
+		r.verdict(RemoteHTTPSSE, Fail, "the GET was answered %d %q", s.resp.StatusCode, s.resp.Header.Get("Content-Type"))
 		return
 	}
 	body := `{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`
 	resp, data, err := r.do(http.MethodPost, jsonHeader(map[string]string{"Acp-Connection-Id": conn}), []byte(body))
 	switch {
 	case err != nil:
-		r.verdict("remote.http.accepted", Fail, "%v", err)
+		r.verdict(RemoteHTTPAccepted, Fail, "%v", err)
 		return
 	case resp.StatusCode != http.StatusAccepted || len(data) > 0:
-		r.verdict("remote.http.accepted", Fail, "session/new answered %d with %d bytes", resp.StatusCode, len(data))
+		r.verdict(RemoteHTTPAccepted, Fail, "session/new answered %d with %d bytes", resp.StatusCode, len(data))
 	default:
-		r.verdict("remote.http.accepted", Pass, "202, empty body")
+		r.verdict(RemoteHTTPAccepted, Pass, "202, empty body")
 	}
 	var framing []string
 	var sid string
@@ -174,25 +174,25 @@ func (r *remoteRun) checkStreams(conn string) {
 		}
 	}
 	if sid == "" {
-		r.verdict("remote.http.sse", Fail, "the answer to session/new did not arrive on the stream in %v", r.opts.Timeout)
+		r.verdict(RemoteHTTPSSE, Fail, "the answer to session/new did not arrive on the stream in %v", r.opts.Timeout)
 	} else {
-		r.verdict("remote.http.sse", Pass, "the answer to session/new arrived on the connection's stream")
+		r.verdict(RemoteHTTPSSE, Pass, "the answer to session/new arrived on the connection's stream")
 	}
 	if len(framing) > 0 {
-		r.verdict("remote.http.sse-framing", Fail, "events whose data is not one JSON-RPC message: %s", strings.Join(framing, "; "))
+		r.verdict(RemoteHTTPSSEFraming, Fail, "events whose data is not one JSON-RPC message: %s", strings.Join(framing, "; "))
 	} else {
-		r.verdict("remote.http.sse-framing", Pass, "every event one JSON-RPC message")
+		r.verdict(RemoteHTTPSSEFraming, Pass, "every event one JSON-RPC message")
 	}
-	r.verdict("remote.http.sse-event-ids", Pass, "%s", ids.String())
+	r.verdict(RemoteHTTPSSEEventIDs, Pass, "%s", ids.String())
 	if sid != "" && sid != "-" {
 		ss, err := r.openSSE(map[string]string{"Accept": "text/event-stream", "Acp-Connection-Id": conn, "Acp-Session-Id": sid})
 		switch {
 		case err != nil:
-			r.verdict("remote.http.session-stream", Fail, "%v", err)
+			r.verdict(RemoteHTTPSessionStream, Fail, "%v", err)
 		case ss.resp.StatusCode != http.StatusOK:
-			r.verdict("remote.http.session-stream", Fail, "answered %d", ss.resp.StatusCode)
+			r.verdict(RemoteHTTPSessionStream, Fail, "answered %d", ss.resp.StatusCode)
 		default:
-			r.verdict("remote.http.session-stream", Pass, "200 %s", ss.resp.Header.Get("Content-Type"))
+			r.verdict(RemoteHTTPSessionStream, Pass, "200 %s", ss.resp.Header.Get("Content-Type"))
 		}
 		if ss != nil {
 			ss.close()

@@ -68,7 +68,7 @@ func TestAgentOverNetwork(t *testing.T) {
 		if !r.OK() || len(r.Failed()) > 0 {
 			t.Errorf("%s:\n%s", u, r.Text())
 		}
-		if vs := r.Find("agent.prompt.v2-running-idle"); len(vs) != 1 || vs[0].Status != Pass {
+		if vs := r.Find(AgentPromptV2RunningIdle); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: the v2 turn was not judged: %+v", u, vs)
 		}
 	}
@@ -80,8 +80,8 @@ func TestRemoteAcphttp(t *testing.T) {
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
-	for _, id := range []string{"remote.http.sse", "remote.http.delete", "remote.ws.upgrade", "remote.ws.subprotocol", "remote.http.body-limit", "remote.http.batch",
-		"remote.local.host", "remote.local.origin"} {
+	for _, id := range []ID{RemoteHTTPSSE, RemoteHTTPDelete, RemoteWSUpgrade, RemoteWSSubprotocol, RemoteHTTPBodyLimit, RemoteHTTPBatch,
+		RemoteLocalHost, RemoteLocalOrigin} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: %+v", id, vs)
 		}
@@ -92,15 +92,16 @@ func TestRemoteAcphttp(t *testing.T) {
 // fails that rule.
 func TestPlantedRemoteFaults(t *testing.T) {
 	cases := []struct {
-		name, req string
-		wrap      func(http.Handler) http.Handler
+		name string
+		req  ID
+		wrap func(http.Handler) http.Handler
 	}{
-		{"no connection id", "remote.http.initialize", func(h http.Handler) http.Handler {
+		{"no connection id", RemoteHTTPInitialize, func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				h.ServeHTTP(stripHeader{w, "Acp-Connection-Id"}, r)
 			})
 		}},
-		{"PUT accepted", "remote.http.method", func(h http.Handler) http.Handler {
+		{"PUT accepted", RemoteHTTPMethod, func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.Method == http.MethodPut {
 					w.WriteHeader(http.StatusOK)
@@ -109,13 +110,13 @@ func TestPlantedRemoteFaults(t *testing.T) {
 				h.ServeHTTP(w, r)
 			})
 		}},
-		{"any content type", "remote.http.content-type", func(h http.Handler) http.Handler {
+		{"any content type", RemoteHTTPContentType, func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				r.Header.Set("Content-Type", "application/json")
 				h.ServeHTTP(w, r)
 			})
 		}},
-		{"DELETE ignored", "remote.http.delete", func(h http.Handler) http.Handler {
+		{"DELETE ignored", RemoteHTTPDelete, func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.Method == http.MethodDelete {
 					w.WriteHeader(http.StatusAccepted)
@@ -124,7 +125,7 @@ func TestPlantedRemoteFaults(t *testing.T) {
 				h.ServeHTTP(w, r)
 			})
 		}},
-		{"unknown connection 400", "remote.http.unknown-connection", func(h http.Handler) http.Handler {
+		{"unknown connection 400", RemoteHTTPUnknownConnection, func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if strings.HasPrefix(r.Header.Get("Acp-Connection-Id"), "acpcheck-no-such") {
 					w.WriteHeader(http.StatusBadRequest)
@@ -133,7 +134,7 @@ func TestPlantedRemoteFaults(t *testing.T) {
 				h.ServeHTTP(w, r)
 			})
 		}},
-		{"no WebSocket", "remote.ws.upgrade", func(h http.Handler) http.Handler {
+		{"no WebSocket", RemoteWSUpgrade, func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.Header.Get("Upgrade") != "" {
 					w.WriteHeader(http.StatusBadRequest)
@@ -178,7 +179,7 @@ func (s stripHeader) Write(b []byte) (int, error) {
 func TestRemoteLoopbackUnprotected(t *testing.T) {
 	url := serveFakeOptions(t, nil, &acphttp.Options{DisableHostCheck: true, DisableOriginCheck: true})
 	r := CheckRemote(context.Background(), url, RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true, NoSlowReader: true})
-	for _, id := range []string{"remote.local.host", "remote.local.origin"} {
+	for _, id := range []ID{RemoteLocalHost, RemoteLocalOrigin} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Fail {
 			t.Errorf("%s: %+v", id, vs)
 		}
@@ -205,7 +206,7 @@ func TestPlantedSubprotocol(t *testing.T) {
 		})
 	}
 	r := CheckRemote(context.Background(), serveFake(t, wrap), RemoteOptions{Timeout: 2 * time.Second, NoBodyLimit: true, NoSlowReader: true})
-	if vs := r.Find("remote.ws.subprotocol"); len(vs) != 1 || vs[0].Status != Fail {
+	if vs := r.Find(RemoteWSSubprotocol); len(vs) != 1 || vs[0].Status != Fail {
 		t.Errorf("remote.ws.subprotocol: %+v\n%s", vs, r.Text())
 	}
 }

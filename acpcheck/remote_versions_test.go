@@ -45,7 +45,7 @@ func TestRemoteHonoursVersions(t *testing.T) {
 		hs.Close()
 	})
 	r := CheckRemote(context.Background(), hs.URL+"/acp", RemoteOptions{Versions: []int{2}, Timeout: 2 * time.Second, NoBodyLimit: true, NoSlowReader: true})
-	for _, id := range []string{"remote.http.initialize", "remote.ws.upgrade"} {
+	for _, id := range []ID{RemoteHTTPInitialize, RemoteWSUpgrade} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: %+v\n%s", id, vs, r.Text())
 		}
@@ -76,11 +76,11 @@ func TestAgentV2OnlyNotApplicable(t *testing.T) {
 		hs.Close()
 	})
 	r := CheckAgent(context.Background(), &URLTarget{URL: hs.URL + "/acp"}, AgentOptions{Timeout: 2 * time.Second, NoPrompt: true})
-	if vs := r.Find("agent.init.answer"); len(vs) == 0 {
+	if vs := r.Find(AgentInitAnswer); len(vs) == 0 {
 		t.Fatalf("no agent.init.answer:\n%s", r.Text())
 	}
 	var v1NA, v2Pass bool
-	for _, v := range r.Find("agent.init.answer") {
+	for _, v := range r.Find(AgentInitAnswer) {
 		v1NA = v1NA || v.Version == 1 && v.Status == NotApplicable
 		v2Pass = v2Pass || v.Version == 2 && v.Status == Pass
 	}

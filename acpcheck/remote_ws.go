@@ -26,8 +26,8 @@ func (r *remoteRun) checkWebSocket() {
 			status = resp.StatusCode
 		}
 		r.logf("#", "%v", err)
-		r.verdict("remote.ws.upgrade", Fail, "the upgrade failed (%d): %v", status, err)
-		for _, id := range []string{"remote.ws.subprotocol", "remote.ws.text-frames", "remote.ws.binary-ignored", "remote.ws.close"} {
+		r.verdict(RemoteWSUpgrade, Fail, "the upgrade failed (%d): %v", status, err)
+		for _, id := range []ID{RemoteWSSubprotocol, RemoteWSTextFrames, RemoteWSBinaryIgnored, RemoteWSClose} {
 			r.verdict(id, NotExercised, "no WebSocket")
 		}
 		return
@@ -39,7 +39,7 @@ func (r *remoteRun) checkWebSocket() {
 	r.logf("<", "%d Acp-Connection-Id=%q", resp.StatusCode, conn)
 	_ = c.Write(ctx, websocket.MessageBinary, r.init)
 	if err := c.Write(ctx, websocket.MessageText, r.init); err != nil {
-		r.verdict("remote.ws.upgrade", Fail, "sending initialize: %v", err)
+		r.verdict(RemoteWSUpgrade, Fail, "sending initialize: %v", err)
 		return
 	}
 	var frames []string
@@ -63,26 +63,26 @@ func (r *remoteRun) checkWebSocket() {
 	}
 	switch {
 	case conn == "":
-		r.verdict("remote.ws.upgrade", Fail, "the 101 has no Acp-Connection-Id")
+		r.verdict(RemoteWSUpgrade, Fail, "the 101 has no Acp-Connection-Id")
 	case answers == 0:
-		r.verdict("remote.ws.upgrade", Fail, "initialize was not answered in a text frame")
+		r.verdict(RemoteWSUpgrade, Fail, "initialize was not answered in a text frame")
 	default:
-		r.verdict("remote.ws.upgrade", Pass, "101, Acp-Connection-Id %s, initialize answered", conn)
+		r.verdict(RemoteWSUpgrade, Pass, "101, Acp-Connection-Id %s, initialize answered", conn)
 	}
 	if len(frames) > 0 {
-		r.verdict("remote.ws.text-frames", Fail, "frames that are not one JSON-RPC message in text: %s", strings.Join(frames, "; "))
+		r.verdict(RemoteWSTextFrames, Fail, "frames that are not one JSON-RPC message in text: %s", strings.Join(frames, "; "))
 	} else {
-		r.verdict("remote.ws.text-frames", Pass, "every frame a text frame with one message")
+		r.verdict(RemoteWSTextFrames, Pass, "every frame a text frame with one message")
 	}
 	if answers > 1 {
-		r.verdict("remote.ws.binary-ignored", Fail, "initialize in a binary frame was answered too")
+		r.verdict(RemoteWSBinaryIgnored, Fail, "initialize in a binary frame was answered too")
 	} else {
-		r.verdict("remote.ws.binary-ignored", Pass, "the binary frame was ignored")
+		r.verdict(RemoteWSBinaryIgnored, Pass, "the binary frame was ignored")
 	}
 	if err := c.Close(websocket.StatusNormalClosure, ""); err != nil && !errors.Is(err, context.Canceled) {
-		r.verdict("remote.ws.close", Fail, "closing: %v", err)
+		r.verdict(RemoteWSClose, Fail, "closing: %v", err)
 	} else {
-		r.verdict("remote.ws.close", Pass, "the server answered the close frame")
+		r.verdict(RemoteWSClose, Pass, "the server answered the close frame")
 	}
 }
 
@@ -95,10 +95,10 @@ const offeredSubprotocol = "acpcheck.invalid"
 // fails the upgrade, which RFC 6455 requires of the client.)
 func (r *remoteRun) checkSubprotocol(selected string) {
 	if selected != "" {
-		r.verdict("remote.ws.subprotocol", Fail, "offered %q, the server selected %q", offeredSubprotocol, selected)
+		r.verdict(RemoteWSSubprotocol, Fail, "offered %q, the server selected %q", offeredSubprotocol, selected)
 		return
 	}
-	r.verdict("remote.ws.subprotocol", Pass, "offered %q, the server selected none", offeredSubprotocol)
+	r.verdict(RemoteWSSubprotocol, Pass, "offered %q, the server selected none", offeredSubprotocol)
 }
 
 // readWait is how long to wait for the next frame: the timeout for the
@@ -114,12 +114,12 @@ func (r *remoteRun) readWait(answers int) time.Duration {
 // rebinding and foreign origins.
 func (r *remoteRun) checkLocal() {
 	if !isLoopback(r.url) {
-		r.verdict("remote.local.host", NotApplicable, "the server is not on a loopback address")
-		r.verdict("remote.local.origin", NotApplicable, "the server is not on a loopback address")
+		r.verdict(RemoteLocalHost, NotApplicable, "the server is not on a loopback address")
+		r.verdict(RemoteLocalOrigin, NotApplicable, "the server is not on a loopback address")
 		return
 	}
-	r.refused("remote.local.host", jsonHeader(map[string]string{"Host": "evil.example"}), "a foreign Host")
-	if !r.refused("remote.local.origin", jsonHeader(map[string]string{"Origin": "http://evil.example"}), "a foreign Origin") {
+	r.refused(RemoteLocalHost, jsonHeader(map[string]string{"Host": "evil.example"}), "a foreign Host")
+	if !r.refused(RemoteLocalOrigin, jsonHeader(map[string]string{"Origin": "http://evil.example"}), "a foreign Origin") {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, r.opts.Timeout)
@@ -130,13 +130,13 @@ func (r *remoteRun) checkLocal() {
 	if err == nil {
 		c.CloseNow()
 		r.rep.Verdicts = r.rep.Verdicts[:len(r.rep.Verdicts)-1]
-		r.verdict("remote.local.origin", Fail, "a WebSocket upgrade with Origin http://evil.example was accepted (%d)", resp.StatusCode)
+		r.verdict(RemoteLocalOrigin, Fail, "a WebSocket upgrade with Origin http://evil.example was accepted (%d)", resp.StatusCode)
 	}
 }
 
 // refused posts initialize with header and expects 403; it ends any
 // connection the server opened. It reports whether the request was refused.
-func (r *remoteRun) refused(req string, header map[string]string, what string) bool {
+func (r *remoteRun) refused(req ID, header map[string]string, what string) bool {
 	resp, _, err := r.do(http.MethodPost, header, r.init)
 	switch {
 	case err != nil:

@@ -78,7 +78,7 @@ func (r *Report) Failed() []Verdict {
 }
 
 // Find returns the verdicts of the requirement with the id.
-func (r *Report) Find(id string) []Verdict {
+func (r *Report) Find(id ID) []Verdict {
 	var out []Verdict
 	for _, v := range r.Verdicts {
 		if v.ID == id {
@@ -89,10 +89,10 @@ func (r *Report) Find(id string) []Verdict {
 }
 
 // add records a verdict; a failure keeps the transcript it is given.
-func (r *Report) add(id string, version int, st Status, transcript []Line, format string, args ...any) {
+func (r *Report) add(id ID, version int, st Status, transcript []Line, format string, args ...any) {
 	req, ok := Lookup(id)
 	if !ok {
-		panic("acpcheck: no requirement " + id)
+		panic("acpcheck: no requirement " + id.String())
 	}
 	v := Verdict{Requirement: req, Status: st, Version: version, Detail: fmt.Sprintf(format, args...)}
 	if st == Fail {
@@ -108,7 +108,7 @@ func (r *Report) sortVerdicts() {
 	sort.SliceStable(r.Verdicts, func(i, j int) bool {
 		a, b := r.Verdicts[i], r.Verdicts[j]
 		if a.ID != b.ID {
-			return a.ID < b.ID
+			return a.ID.String() < b.ID.String()
 		}
 		return a.Version < b.Version
 	})

@@ -42,7 +42,7 @@ var Tiers = []Tier{Must, Should, PerCapability, Informational}
 
 // A Requirement is one rule of the protocol that a check judges.
 type Requirement struct {
-	ID   string `json:"id"`   // stable: never reused for another rule
+	ID   ID     `json:"id"`   // stable: never reused for another rule
 	Tier Tier   `json:"tier"` // how much it binds
 	Text string `json:"text"` // the rule, one sentence
 	URL  string `json:"url"`  // the page of the protocol it comes from
@@ -72,7 +72,7 @@ const (
 )
 
 // registry holds every requirement by id; requirements.go files add theirs.
-var registry = map[string]Requirement{}
+var registry = map[ID]Requirement{}
 
 // define adds requirements to the registry; an id defined twice is a bug
 // of the kit, caught by its tests at init.
@@ -86,9 +86,45 @@ func define(rs ...Requirement) {
 }
 
 // Lookup returns the requirement with the id, and whether there is one.
-func Lookup(id string) (Requirement, bool) {
+func Lookup(id ID) (Requirement, bool) {
 	r, ok := registry[id]
 	return r, ok
+}
+
+// String returns the dotted id ("agent.init.answer").
+func (id ID) String() string {
+	if int(id) < len(idNames) && idNames[id] != "" {
+		return idNames[id]
+	}
+	return fmt.Sprintf("ID(%d)", uint16(id))
+}
+
+// MarshalText gives the dotted id, so that JSON reports carry it.
+func (id ID) MarshalText() ([]byte, error) {
+	if int(id) >= len(idNames) || idNames[id] == "" {
+		return nil, fmt.Errorf("acpcheck: no requirement %d", uint16(id))
+	}
+	return []byte(idNames[id]), nil
+}
+
+// UnmarshalText reads a dotted id, as a JSON report carries it.
+func (id *ID) UnmarshalText(text []byte) error {
+	v, ok := ParseID(string(text))
+	if !ok {
+		return fmt.Errorf("acpcheck: no requirement %q", text)
+	}
+	*id = v
+	return nil
+}
+
+// ParseID returns the ID with the dotted name, and whether there is one.
+func ParseID(s string) (ID, bool) {
+	for i, n := range idNames {
+		if n == s && n != "" {
+			return ID(i), true
+		}
+	}
+	return 0, false
 }
 
 // Requirements returns every requirement whose id begins with prefix
@@ -96,15 +132,15 @@ func Lookup(id string) (Requirement, bool) {
 func Requirements(prefix string) []Requirement {
 	var out []Requirement
 	for id, r := range registry {
-		if len(id) >= len(prefix) && id[:len(prefix)] == prefix {
+		if name := id.String(); len(name) >= len(prefix) && name[:len(prefix)] == prefix {
 			out = append(out, r)
 		}
 	}
 	slices.SortFunc(out, func(a, b Requirement) int {
 		switch {
-		case a.ID < b.ID:
+		case a.ID.String() < b.ID.String():
 			return -1
-		case a.ID > b.ID:
+		case a.ID.String() > b.ID.String():
 			return 1
 		}
 		return 0

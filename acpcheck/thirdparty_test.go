@@ -31,23 +31,23 @@ func TestCodexACP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	r := CheckAgent(ctx, &CommandTarget{Path: "node", Args: []string{script}, Make: s.Command}, AgentOptions{NoPrompt: true})
-	status := map[string]Status{}
+	status := map[ID]Status{}
 	for _, v := range r.Verdicts {
 		if v.Version != 2 {
 			status[v.ID] = v.Status
 		}
 	}
-	want := map[string]Status{
-		"agent.init.version-echo":        Pass,
-		"agent.init.version-unsupported": Pass,
-		"agent.rpc.id-string":            Pass,
-		"agent.rpc.method-not-found":     Pass,
-		"agent.schema.valid":             Pass,
-		"agent.session.new":              NotExercised,
-		"agent.rpc.notification-silent":  Fail,
-		"agent.rpc.parse-error":          Fail,
-		"agent.rpc.invalid-request":      Fail,
-		"agent.stdio.eof-exit":           Fail,
+	want := map[ID]Status{
+		AgentInitVersionEcho:        Pass,
+		AgentInitVersionUnsupported: Pass,
+		AgentRPCIDString:            Pass,
+		AgentRPCMethodNotFound:      Pass,
+		AgentSchemaValid:            Pass,
+		AgentSessionNew:             NotExercised,
+		AgentRPCNotificationSilent:  Fail,
+		AgentRPCParseError:          Fail,
+		AgentRPCInvalidRequest:      Fail,
+		AgentStdioEOFExit:           Fail,
 	}
 	for id, st := range want {
 		if status[id] != st {
@@ -93,7 +93,7 @@ func TestAcpx(t *testing.T) {
 	if !r.OK() {
 		t.Fatalf("a MUST failed:\n%s", data)
 	}
-	for _, id := range []string{"client.fs.read", "client.fs.write", "client.fs.read-back", "client.terminal", "client.permission.answer", "client.updates.unknown-v1"} {
+	for _, id := range []ID{ClientFSRead, ClientFSWrite, ClientFSReadBack, ClientTerminal, ClientPermissionAnswer, ClientUpdatesUnknownV1} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: %+v", id, vs)
 		}

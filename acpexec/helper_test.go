@@ -11,32 +11,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/acpgen/acpgen/internal/reexec"
 )
 
 // agentEnv names the test agent a re-executed test binary plays.
 const agentEnv = "ACPEXEC_TEST_AGENT"
 
-func TestMain(m *testing.M) {
-	if mode := os.Getenv(agentEnv); mode != "" {
-		testAgent(mode)
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { reexec.Main(m, agentEnv, testAgent) }
 
 // agentCmd returns the command that runs the test binary as the test agent
 // of mode.
-func agentCmd(t *testing.T, mode string) *exec.Cmd {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^$")
-	// A binary built with -race sleeps a second at exit unless told not to.
-	cmd.Env = append(os.Environ(), agentEnv+"="+mode, "GORACE=atexit_sleep_ms=0")
-	return cmd
-}
+func agentCmd(t *testing.T, mode string) *exec.Cmd { return reexec.Command(t, agentEnv, mode) }
 
 // testAgent is the agent of each mode:
 //   - echo: writes each line of its input back, and exits 0 at its end;
@@ -66,9 +52,10 @@ func testAgent(mode string) {
 		fmt.Fprintln(os.Stderr, "two")
 		fmt.Println("out")
 	case "grandchild":
-		exe, _ := os.Executable()
-		gc := exec.Command(exe, "-test.run=^$")
-		gc.Env = append(os.Environ(), agentEnv+"=sleeper")
+		gc, err := reexec.Cmd(agentEnv, "sleeper")
+		if err != nil {
+			os.Exit(5)
+		}
 		gc.Stdout = os.Stdout
 		if err := gc.Start(); err != nil {
 			os.Exit(5)

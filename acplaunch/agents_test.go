@@ -15,32 +15,17 @@ import (
 
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/internal/reexec"
 )
 
 // agentEnv names the test agent a re-executed test binary plays.
 const agentEnv = "ACPLAUNCH_TEST_AGENT"
 
-func TestMain(m *testing.M) {
-	if mode := os.Getenv(agentEnv); mode != "" {
-		testAgent(mode)
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { reexec.Main(m, agentEnv, testAgent) }
 
 // agentCmd returns the command that runs the test binary as the test agent
 // of mode.
-func agentCmd(t *testing.T, mode string) *exec.Cmd {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^$")
-	// A binary built with -race sleeps a second at exit unless told not to.
-	cmd.Env = append(os.Environ(), agentEnv+"="+mode, "GORACE=atexit_sleep_ms=0")
-	return cmd
-}
+func agentCmd(t *testing.T, mode string) *exec.Cmd { return reexec.Command(t, agentEnv, mode) }
 
 // testAgent is the agent of each mode:
 //   - v1, v2: an agent of that version whose session/new needs
@@ -71,9 +56,10 @@ func testAgent(mode string) {
 		signal.Ignore(syscall.SIGTERM)
 		time.Sleep(time.Hour)
 	case "orphan":
-		exe, _ := os.Executable()
-		gc := exec.Command(exe, "-test.run=^$")
-		gc.Env = append(os.Environ(), agentEnv+"=silent")
+		gc, err := reexec.Cmd(agentEnv, "silent")
+		if err != nil {
+			os.Exit(5)
+		}
 		gc.Stdout = os.Stdout
 		gc.Start()
 		fmt.Fprintln(os.Stderr, "leaving a grandchild behind")

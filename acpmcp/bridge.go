@@ -52,11 +52,14 @@ type Bridge struct {
 	active int
 	closed bool
 	served chan struct{} // closed when Serve has returned
+
+	stop     chan struct{} // closed by Close, ends CloseWhen's goroutine
+	stopOnce sync.Once
 }
 
 // NewBridge returns a bridge that forwards through caller.
 func NewBridge(caller *Caller, opts *BridgeOptions) *Bridge {
-	b := &Bridge{caller: caller}
+	b := &Bridge{caller: caller, stop: make(chan struct{})}
 	if opts != nil {
 		b.opts = *opts
 	}
@@ -123,6 +126,7 @@ func (b *Bridge) listen() (int, error) {
 // Close closes the listener and every connection to it, cancelling the
 // requests being forwarded, and waits for the server to stop.
 func (b *Bridge) Close() error {
+	b.stopOnce.Do(func() { close(b.stop) })
 	b.mu.Lock()
 	b.closed = true
 	srv, served := b.srv, b.served
@@ -133,6 +137,18 @@ func (b *Bridge) Close() error {
 	err := srv.Close()
 	<-served
 	return err
+}
+
+// CloseWhen closes the bridge when done is closed, as a connection's Done
+// channel is when it ends; a Close before that ends the wait.
+func (b *Bridge) CloseWhen(done <-chan struct{}) {
+	go func() {
+		select {
+		case <-done:
+			_ = b.Close()
+		case <-b.stop:
+		}
+	}()
 }
 
 const hmacContext = "mcp-over-acp-http-adapter/server/v1\x00"

@@ -1,5 +1,3 @@
-//go:build unstable_mcp_over_acp || unstable
-
 // Package acpmcp binds the ACP method "mcp/message" (the unstable
 // MCP-over-ACP surface) to the official Go MCP SDK,
 // github.com/modelcontextprotocol/go-sdk.
@@ -26,7 +24,9 @@
 // acpv1 and acpv2 connections; a program that generates its own ACP
 // packages writes the same few lines against its own types.
 //
-// Every file is behind the build tag of the feature, unstable_mcp_over_acp
-// (or the umbrella tag unstable), as the generated types are: the surface is
-// unstable and may change or be removed.
+// Every file but this one is behind the build tag of the feature,
+// unstable_mcp_over_acp (or the umbrella tag unstable), as the generated
+// types are: the surface is unstable and may change or be removed. Without
+// the tag the package is empty; read its full documentation with
+// go doc -tags unstable_mcp_over_acp.
 package acpmcp

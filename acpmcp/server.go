@@ -223,3 +223,9 @@ func terminalOutcome(b []byte, requestID string) (Outcome, error) {
 	}
 	return Outcome{Result: out.Result, Error: out.Error}, nil
 }
+
+// RegisterServer registers s, a server of the Go MCP SDK, served through
+// the SDK's own request pipeline ([ServerHandler]).
+func (p *Provider) RegisterServer(name string, s *mcp.Server, opts *ServerOptions) (*Registration, error) {
+	return p.Register(name, ServerHandler(s), opts)
+}

@@ -1,6 +1,3 @@
-// Package bench measures the decoders and encoders that acpgen generates
-// against github.com/coder/acp-go-sdk and the encoding/json floors, on the
-// same bytes. Run it with `make bench` from the repository root.
 package bench
 
 import (

@@ -1,20 +1,10 @@
 package bench
 
 import (
-	"syscall"
 	"testing"
-	"time"
-)
 
-// cpuTime returns the CPU time the process has used, on every thread: the
-// benchmark's own and the garbage collector's.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/acpgen/acpgen/internal/cputime"
+)
 
 // run runs op b.N times and reports, beside the wall time, the CPU time
 // per op ("cpu-ns/op"): on a machine shared with other work the wall time
@@ -23,12 +13,12 @@ func cpuTime() time.Duration {
 func run(b *testing.B, op func(i int)) {
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		op(i)
 	}
 	b.StopTimer()
-	if used := cpuTime() - start; used > 0 {
+	if used := cputime.Process() - start; used > 0 {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -1,14 +1,17 @@
 package templates
 
 import (
+	"bytes"
 	"embed"
+	"go/scanner"
+	"go/token"
 	"io/fs"
 	"path"
 	"strconv"
 	"strings"
 )
 
-//go:embed *.go.tmpl
+//go:embed codec jsonrpc conn session turn
 var runtimeFS embed.FS
 
 // When says which generated packages carry a runtime file.
@@ -36,15 +39,15 @@ const (
 )
 
 // A Runtime is one runtime file of the generated packages: source that does
-// not depend on the schema, copied from a template with the package's name
-// and header filled in.
+// not depend on the schema, copied from the file Dir/Name (or, for a file
+// whose rules differ between versions, Dir/<version>/Name) with the
+// package's name and header filled in.
 type Runtime struct {
-	// Name is the generated file's name, "decode.go".
+	// Name is the generated file's name, "decode.go", and the name of the
+	// file it is copied from.
 	Name string
-	// Template is the template's file name; "{{VERSION}}" in it stands for
-	// the protocol version whose rules the file follows ("conn_init_v1"),
-	// and a version without a template of its own takes the latest one.
-	Template string
+	// Dir is the folder of the file under templates/, "codec".
+	Dir string
 	// Helpers: a file of helper functions, of which a package keeps only
 	// those its other files call.
 	Helpers bool
@@ -57,101 +60,142 @@ type Runtime struct {
 // files call. Adding a runtime file is adding it here: the emitter writes
 // it and package names claims its identifiers.
 var Runtimes = []Runtime{
-	{Name: "rpc.go", Template: "rpc.go.tmpl", When: WithRPC},
-	{Name: "rpc_decode.go", Template: "rpcdecode.go.tmpl", When: WithRPC},
-	{Name: "tracker.go", Template: "tracker.go.tmpl", When: WithRPC},
-	{Name: "conn.go", Template: "conn.go.tmpl", When: WithConn},
-	{Name: "conn_io.go", Template: "conn_io.go.tmpl", When: WithConn},
-	{Name: "conn_parse.go", Template: "conn_parse.go.tmpl", When: WithConn},
-	{Name: "conn_serve.go", Template: "conn_serve.go.tmpl", When: WithConn},
-	{Name: "conn_init.go", Template: "conn_init_{{VERSION}}.go.tmpl", When: WithConn},
-	{Name: "conn_middleware.go", Template: "conn_middleware.go.tmpl", When: WithConn},
-	{Name: "conn_wirelog.go", Template: "conn_wirelog.go.tmpl", When: WithConn},
-	{Name: "conn_hooks.go", Template: "conn_hooks.go.tmpl", When: WithConn},
-	{Name: "session.go", Template: "session.go.tmpl", When: WithSessions},
-	{Name: "session_state.go", Template: "session_{{VERSION}}.go.tmpl", When: WithSessions},
-	{Name: "session_conn.go", Template: "session_conn_{{VERSION}}.go.tmpl", When: WithSessions},
-	{Name: "session_plan_ops.go", Template: "session_plans_{{VERSION}}.go.tmpl", When: WithPlanOps},
-	{Name: "session_plan_ops_off.go", Template: "session_plans_{{VERSION}}_off.go.tmpl", When: WithoutPlanOps},
-	{Name: "turn.go", Template: "turn_{{VERSION}}.go.tmpl", When: WithTurns},
-	{Name: "turn_calls.go", Template: "turn_calls_{{VERSION}}.go.tmpl", When: WithTurns},
-	{Name: "turn_sessions.go", Template: "turn_sessions_{{VERSION}}.go.tmpl", When: WithTurns},
-	{Name: "turn_client.go", Template: "turn_client_{{VERSION}}.go.tmpl", When: WithTurns},
-	{Name: "decode_checks.go", Template: "decode_checks.go.tmpl", Helpers: true},
-	{Name: "decode.go", Template: "decode.go.tmpl", Helpers: true},
-	{Name: "decode_objects.go", Template: "decode_objects.go.tmpl", Helpers: true},
-	{Name: "decode_scalars.go", Template: "decode_scalars.go.tmpl", Helpers: true},
-	{Name: "decode_lists.go", Template: "decode_lists.go.tmpl", Helpers: true},
-	{Name: "encode.go", Template: "encode.go.tmpl", Helpers: true},
-	{Name: "json.go", Template: "json.go.tmpl", Helpers: true},
+	{Name: "rpc.go", Dir: "jsonrpc", When: WithRPC},
+	{Name: "rpc_decode.go", Dir: "jsonrpc", When: WithRPC},
+	{Name: "rpc_payload.go", Dir: "jsonrpc", When: WithRPC},
+	{Name: "tracker.go", Dir: "jsonrpc", When: WithRPC},
+	{Name: "conn.go", Dir: "conn", When: WithConn},
+	{Name: "conn_options.go", Dir: "conn", When: WithConn},
+	{Name: "conn_read.go", Dir: "conn", When: WithConn},
+	{Name: "conn_parse.go", Dir: "conn", When: WithConn},
+	{Name: "conn_dispatch.go", Dir: "conn", When: WithConn},
+	{Name: "conn_serve.go", Dir: "conn", When: WithConn},
+	{Name: "conn_context.go", Dir: "conn", When: WithConn},
+	{Name: "conn_middleware.go", Dir: "conn", When: WithConn},
+	{Name: "conn_route.go", Dir: "conn", When: WithConn},
+	{Name: "conn_call.go", Dir: "conn", When: WithConn},
+	{Name: "conn_send.go", Dir: "conn", When: WithConn},
+	{Name: "conn_outbox.go", Dir: "conn", When: WithConn},
+	{Name: "conn_write.go", Dir: "conn", When: WithConn},
+	{Name: "conn_init.go", Dir: "conn", When: WithConn},
+	{Name: "conn_wirelog.go", Dir: "conn", When: WithConn},
+	{Name: "conn_hooks.go", Dir: "conn", When: WithConn},
+	{Name: "session.go", Dir: "session", When: WithSessions},
+	{Name: "session_state.go", Dir: "session", When: WithSessions},
+	{Name: "session_conn.go", Dir: "session", When: WithSessions},
+	{Name: "session_plan_ops.go", Dir: "session", When: WithPlanOps},
+	{Name: "session_plan_ops_off.go", Dir: "session", When: WithoutPlanOps},
+	{Name: "turn.go", Dir: "turn", When: WithTurns},
+	{Name: "turn_calls.go", Dir: "turn", When: WithTurns},
+	{Name: "turn_sessions.go", Dir: "turn", When: WithTurns},
+	{Name: "turn_client.go", Dir: "turn", When: WithTurns},
+	{Name: "decode_checks.go", Dir: "codec", Helpers: true},
+	{Name: "decode.go", Dir: "codec", Helpers: true},
+	{Name: "decode_objects.go", Dir: "codec", Helpers: true},
+	{Name: "decode_scalars.go", Dir: "codec", Helpers: true},
+	{Name: "decode_lists.go", Dir: "codec", Helpers: true},
+	{Name: "encode.go", Dir: "codec", Helpers: true},
+	{Name: "json.go", Dir: "codec", Helpers: true},
 }
 
-// Fill holds what a runtime template is filled with.
+// Fill holds what a runtime file is filled with.
 type Fill struct {
 	// Header is the text of the comment that opens the file.
 	Header string
 	// Package is the generated package's name.
 	Package string
-	// Version is the protocol version ("v1"), which picks the template of
-	// a file whose rules differ between versions.
+	// Version is the protocol version ("v1"), which picks the file of a
+	// file whose rules differ between versions.
 	Version string
 	// ErrorCode is the Go type of the code of the schema's Error
-	// ("ErrorCode"; int32 in schemas that name no code type).
+	// ("ErrorCode"; int in schemas that name no code type), which the
+	// files name ErrorCode.
 	ErrorCode string
 	// Build is the file's build constraint; "" for none.
 	Build string
 }
 
+// The package clause and the type name that the runtime files are written
+// with, which Source replaces.
+const (
+	packageClause = "\npackage acp\n"
+	errorCodeType = "ErrorCode"
+)
+
 // Source returns the source of runtime file r filled with f.
 func (r Runtime) Source(f Fill) []byte {
-	src, err := runtimeFS.ReadFile(r.TemplateFor(f.Version))
+	name := r.Path(f.Version)
+	src, err := runtimeFS.ReadFile(name)
+	if err == nil {
+		src, err = fill(name, src, f.Header, f.Build)
+	}
 	if err != nil {
-		// The templates are embedded above; a test reads every one.
-		panic("templates: no template for the runtime file " + r.Name + ": " + err.Error())
+		// The files are embedded above; a test reads every one.
+		panic("templates: no runtime file " + r.Name + ": " + err.Error())
 	}
-	build := ""
-	if f.Build != "" {
-		build = "\n//go:build " + f.Build + "\n"
+	src = bytes.Replace(src, []byte(packageClause), []byte("\npackage "+f.Package+"\n"), 1)
+	if f.ErrorCode != "" && f.ErrorCode != errorCodeType {
+		src = renameIdent(src, errorCodeType, f.ErrorCode)
 	}
-	return []byte(strings.NewReplacer("{{HEADER}}", f.Header, "{{PACKAGE}}", f.Package,
-		"{{BUILD}}", build, "{{ERROR_CODE}}", f.ErrorCode).Replace(string(src)))
+	return src
 }
 
-// TemplateFor returns the name of the template of r for protocol version:
-// that version's own, or else the one of the latest version that has one.
-func (r Runtime) TemplateFor(version string) string {
-	if !strings.Contains(r.Template, "{{VERSION}}") {
-		return r.Template
+// renameIdent returns src with every identifier from that is not the
+// selector of a qualified name (x.from) replaced by to; comments and
+// strings are left alone.
+func renameIdent(src []byte, from, to string) []byte {
+	if !bytes.Contains(src, []byte(from)) {
+		return src
 	}
-	own := strings.ReplaceAll(r.Template, "{{VERSION}}", version)
-	if _, err := fs.Stat(runtimeFS, own); err == nil {
-		return own
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	var s scanner.Scanner
+	s.Init(file, src, nil, 0)
+	var out []byte
+	last, prev := 0, token.ILLEGAL
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.IDENT && lit == from && prev != token.PERIOD {
+			off := file.Offset(pos)
+			out = append(append(out, src[last:off]...), to...)
+			last = off + len(from)
+		}
+		prev = tok
+	}
+	return append(out, src[last:]...)
+}
+
+// Path returns the path under templates/ of the file of r for protocol
+// version: Dir/Name for a file that is the same in every version, else
+// that version's own, or else the one of the latest version that has one.
+func (r Runtime) Path(version string) string {
+	versions := r.Versions()
+	if versions == nil {
+		return path.Join(r.Dir, r.Name)
 	}
 	best, bestN := "", -1
-	for _, v := range r.Versions() {
+	for _, v := range versions {
+		if v == version {
+			return path.Join(r.Dir, v, r.Name)
+		}
 		if n, err := strconv.Atoi(strings.TrimPrefix(v, "v")); err == nil && n > bestN {
-			best, bestN = strings.ReplaceAll(r.Template, "{{VERSION}}", v), n
+			best, bestN = path.Join(r.Dir, v, r.Name), n
 		}
 	}
 	return best
 }
 
-// Versions returns the protocol versions that have a template of r of
-// their own ("v1", "v2"), nil for a file that is the same in every version.
+// Versions returns the protocol versions that have a file of r of their
+// own, in subfolders of Dir ("v1", "v2"); nil for a file that is the same
+// in every version.
 func (r Runtime) Versions() []string {
-	if !strings.Contains(r.Template, "{{VERSION}}") {
-		return nil
-	}
-	prefix, suffix, _ := strings.Cut(r.Template, "{{VERSION}}")
-	names, _ := fs.Glob(runtimeFS, prefix+"*"+suffix)
+	names, _ := fs.Glob(runtimeFS, path.Join(r.Dir, "v*", r.Name))
 	var out []string
 	for _, name := range names {
-		v := strings.TrimSuffix(strings.TrimPrefix(path.Base(name), prefix), suffix)
-		// session_{{VERSION}} also matches session_conn_v1: a version is
-		// one word.
-		if v != "" && !strings.ContainsAny(v, "_.") {
-			out = append(out, v)
-		}
+		out = append(out, path.Base(path.Dir(name)))
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acpmcp"
+	"github.com/acpgen/acpgen/acpmcp/internal/mcptest"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -55,7 +56,7 @@ func bridged(t *testing.T, p *pair, reg *acpmcp.Registration, opts *acpmcp.Bridg
 
 func TestBridgeServesStockHTTPClient(t *testing.T) {
 	p := newPair(t)
-	reg, err := p.provider.RegisterServer("tools", echoServer(), nil)
+	reg, err := p.provider.RegisterServer("tools", mcptest.EchoServer(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,18 +71,18 @@ func TestBridgeServesStockHTTPClient(t *testing.T) {
 		},
 	})
 	transport := &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: &http.Client{Transport: withHeader{"Authorization", h.Headers[0].Value}}}
-	cs, err := client.Connect(timeout(t), transport, nil)
+	cs, err := client.Connect(mcptest.Timeout(t), transport, nil)
 	if err != nil {
 		t.Fatalf("connecting over HTTP: %v", err)
 	}
 	defer cs.Close()
-	tools, err := cs.ListTools(timeout(t), nil)
+	tools, err := cs.ListTools(mcptest.Timeout(t), nil)
 	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != "echo" {
 		t.Fatalf("tools/list over HTTP: %v %+v", err, tools)
 	}
 	params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "over http"}}
 	params.SetProgressToken("p")
-	res, err := cs.CallTool(timeout(t), params)
+	res, err := cs.CallTool(mcptest.Timeout(t), params)
 	if err != nil || res.Content[0].(*mcp.TextContent).Text != "echo: over http" {
 		t.Fatalf("tools/call over HTTP: %v %+v", err, res)
 	}
@@ -128,7 +129,7 @@ const listBody = `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta
 
 func TestBridgeRefusals(t *testing.T) {
 	p := newPair(t)
-	reg, started, ended, release := blocking(t, p, 0)
+	reg, started, ended, release := mcptest.Blocking(t, p.provider.Provider, 0)
 	_, h := bridged(t, p, reg, &acpmcp.BridgeOptions{MaxActiveRequests: 1, MaxRequestBodyBytes: 1024})
 	auth := h.Headers[0].Value
 	other, _ := p.provider.Register("other", func(context.Context, *acpmcp.Request) (acpmcp.Outcome, error) {
@@ -214,12 +215,12 @@ func TestBridgeRefusals(t *testing.T) {
 
 func TestBridgeClosesWithConnection(t *testing.T) {
 	p := newPair(t)
-	reg, err := p.provider.RegisterServer("tools", echoServer(), nil)
+	reg, err := p.provider.RegisterServer("tools", mcptest.EchoServer(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, h := bridged(t, p, reg, nil)
-	p.cut()
+	p.Cut()
 	<-p.agentCon.Done()
 	deadline := time.Now().Add(5 * time.Second)
 	for {

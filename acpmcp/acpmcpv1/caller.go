@@ -4,7 +4,6 @@ package acpmcpv1
 
 import (
 	"context"
-	"errors"
 
 	"github.com/acpgen/acpgen/acpmcp"
 	"github.com/acpgen/acpgen/generated/acpv1"
@@ -29,42 +28,12 @@ func NewCaller(opts *acpmcp.CallerOptions) *Caller {
 }
 
 // Bind sets the connection the caller's requests go to.
-func (c *Caller) Bind(conn Requester) {
-	c.SetRequester(func(ctx context.Context, m acpmcp.Message) (acpmcp.Outcome, error) {
-		req := acpv1.NewMessageMCPRequest(acpv1.MCPServerACPID(m.ServerID), acpv1.MCPRequestID(m.RequestID), m.Method)
-		req.Params, req.Meta = m.Params, m.Meta
-		resp, err := conn.MessageMCP(ctx, req)
-		var acpErr *acpv1.Error
-		switch {
-		case errors.As(err, &acpErr):
-			return acpmcp.Outcome{}, &acpmcp.Error{Code: int64(acpErr.Code), Message: acpErr.Message, Data: acpErr.Data}
-		case err != nil:
-			return acpmcp.Outcome{}, err
-		}
-		return outcome(resp)
-	})
-}
-
-// outcome returns the inner outcome of a response.
-func outcome(resp *acpv1.MessageMCPResponse) (acpmcp.Outcome, error) {
-	if resp != nil {
-		switch v := resp.Value.(type) {
-		case *acpv1.MessageMCPResponseResult:
-			return acpmcp.Outcome{Result: v.Result, Meta: v.Meta}, nil
-		case *acpv1.MessageMCPResponseError:
-			return acpmcp.Outcome{Error: &acpmcp.MCPError{Code: int64(v.Error.Code), Message: v.Error.Message, Data: v.Error.Data}, Meta: v.Meta}, nil
-		}
-	}
-	return acpmcp.Outcome{}, &acpmcp.Error{Code: acpmcp.CodeBackendFailed, Message: "Invalid MCP-over-ACP response carrier"}
-}
+func (c *Caller) Bind(conn Requester) { c.SetRequester(wire.Requester(conn.MessageMCP)) }
 
 // MessageMCP routes an "mcp/message" notification to its request: the
 // method of acpv1.AgentMessageMCP.
 func (c *Caller) MessageMCP(_ context.Context, params *acpv1.MessageMCPNotification) error {
-	c.HandleNotification(acpmcp.Message{
-		ServerID: string(params.ServerID), RequestID: string(params.RequestID),
-		Method: params.Method, Params: params.Params, Meta: params.Meta,
-	})
+	wire.Route(c.Caller, params)
 	return nil
 }
 

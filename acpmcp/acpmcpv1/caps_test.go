@@ -6,12 +6,13 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/acpgen/acpgen/acpmcp/internal/mcptest"
 	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 func TestDeclareAndCapabilities(t *testing.T) {
 	p := newPair(t)
-	reg, err := p.provider.RegisterServer("tools", echoServer(), nil)
+	reg, err := p.provider.RegisterServer("tools", mcptest.EchoServer(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func TestDeclareAndCapabilities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.clientCon.NewSession(timeout(t), &acpv1.NewSessionRequest{Cwd: "/", MCPServers: servers}); err != nil {
+	if _, err := p.clientCon.NewSession(mcptest.Timeout(t), &acpv1.NewSessionRequest{Cwd: "/", MCPServers: servers}); err != nil {
 		t.Fatalf("session/new: %v", err)
 	}
 	got := ACPServers(<-p.agent.servers)

@@ -4,14 +4,10 @@ package acpmcpv1
 
 import (
 	"context"
-	"io"
-	"runtime"
 	"testing"
-	"time"
 
-	"github.com/acpgen/acpgen/acpmcp"
+	"github.com/acpgen/acpgen/acpmcp/internal/mcptest"
 	"github.com/acpgen/acpgen/generated/acpv1"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // testClient is a client that embeds the provider.
@@ -52,99 +48,42 @@ func (*testAgent) Prompt(context.Context, *acpv1.PromptRequest) (*acpv1.PromptRe
 	return &acpv1.PromptResponse{StopReason: acpv1.StopReasonEndTurn}, nil
 }
 
-// pair is a client with a provider and an agent with a caller, connected
-// over pipes.
+// pair is the suite's pair (package mcptest) with this version's types:
+// the connections, the agent, and the agent's capabilities from initialize.
 type pair struct {
+	*mcptest.Pair
 	provider  *Provider
 	caller    *Caller
 	agent     *testAgent
 	clientCon *acpv1.ClientSideConnection
 	agentCon  *acpv1.AgentSideConnection
-	// cut ends the transport under both connections, as when the peer's
-	// process exits.
-	cut func()
-	// caps are the agent's capabilities, from initialize.
-	caps *acpv1.AgentCapabilities
+	caps      *acpv1.AgentCapabilities
 }
 
 // newPair connects a client and an agent; both connections are closed at
 // the end of the test, and no goroutine may be left then.
 func newPair(t *testing.T) *pair {
 	t.Helper()
-	checkGoroutines(t)
-	p := &pair{provider: NewProvider(), caller: NewCaller(&acpmcp.CallerOptions{
-		ClientInfo: map[string]string{"name": "test-agent", "version": "1"},
-	})}
+	mcptest.CheckGoroutines(t)
+	p := &pair{provider: NewProvider(), caller: NewCaller(mcptest.CallerOptions())}
 	p.agent = &testAgent{Caller: p.caller, servers: make(chan []acpv1.MCPServer, 1)}
-	cr, aw := io.Pipe()
-	ar, cw := io.Pipe()
-	p.clientCon = acpv1.NewClientSideConnection(&testClient{Provider: p.provider}, cw, cr)
-	p.agentCon = acpv1.NewAgentSideConnection(p.agent, aw, ar)
-	p.cut = func() { aw.Close(); cw.Close() }
+	pipes := mcptest.NewPipes()
+	p.clientCon = acpv1.NewClientSideConnection(&testClient{Provider: p.provider}, pipes.ClientW, pipes.ClientR)
+	p.agentCon = acpv1.NewAgentSideConnection(p.agent, pipes.AgentW, pipes.AgentR)
+	p.Pair = &mcptest.Pair{Provider: p.provider.Provider, Caller: p.caller.Caller, Cut: pipes.Cut}
+	mcptest.CloseAtEnd(t, p.clientCon, p.agentCon)
 	p.provider.Bind(p.clientCon)
 	p.caller.Bind(p.agentCon)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := p.clientCon.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1})
+	resp, err := p.clientCon.Initialize(mcptest.Timeout(t), &acpv1.InitializeRequest{ProtocolVersion: 1})
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
 	p.caps = resp.AgentCapabilities
-	t.Cleanup(func() {
-		p.clientCon.Close()
-		p.agentCon.Close()
-		<-p.clientCon.Done()
-		<-p.agentCon.Done()
-	})
 	return p
 }
 
-// connect connects an MCP client to the declared server id through the
-// caller; the session is closed at the end of the test.
-func (p *pair) connect(t *testing.T, id string, opts *mcp.ClientOptions) *mcp.ClientSession {
-	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cs, err := client.Connect(ctx, p.caller.Transport(id), nil)
-	if err != nil {
-		t.Fatalf("connecting the MCP client: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-// checkGoroutines fails the test when, at its end, more goroutines run than
-// at its start (after a grace period for the ones ending).
-func checkGoroutines(t *testing.T) {
-	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<16)
-			t.Errorf("%d goroutines left (%d before):\n%s", n-before, before, buf[:runtime.Stack(buf, true)])
-		}
-	})
-}
-
-// echoServer is a Go MCP SDK server with one tool, "echo", which reports
-// its progress when asked to.
-func echoServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "echo-server", Version: "1"}, nil)
-	type in struct {
-		Text string `json:"text"`
-	}
-	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes text"}, func(ctx context.Context, req *mcp.CallToolRequest, args in) (*mcp.CallToolResult, any, error) {
-		if token := req.Params.GetProgressToken(); token != nil {
-			if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Total: 1}); err != nil {
-				return nil, nil, err
-			}
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + args.Text}}}, nil, nil
-	})
-	return s
+// TestSuite runs the tests every binding passes (package mcptest) over a
+// pair of this version.
+func TestSuite(t *testing.T) {
+	mcptest.Run(t, func(t *testing.T) *mcptest.Pair { return newPair(t).Pair })
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acpmcp"
+	"github.com/acpgen/acpgen/acpmcp/internal/mcptest"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/internal/node"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -146,7 +147,7 @@ func (a *interopAgent) Prompt(ctx context.Context, _ *acpv1.PromptRequest) (*acp
 }
 
 func TestTypeScriptProviderToGoAgent(t *testing.T) {
-	checkGoroutines(t)
+	mcptest.CheckGoroutines(t)
 	w, r, wait := startNode(t, "mcp_provider.mjs")
 	agent := &interopAgent{testAgent: testAgent{servers: make(chan []acpv1.MCPServer, 1)}}
 	agent.Caller = NewCaller(nil)
@@ -204,12 +205,12 @@ func TestTypeScriptProviderToGoAgent(t *testing.T) {
 }
 
 func TestGoProviderToTypeScriptAgent(t *testing.T) {
-	checkGoroutines(t)
+	mcptest.CheckGoroutines(t)
 	w, r, wait := startNode(t, "mcp_caller.mjs")
 	provider := NewProvider()
 	conn := acpv1.NewClientSideConnection(&testClient{Provider: provider}, w, r)
 	provider.Bind(conn)
-	s := echoServer()
+	s := mcptest.EchoServer()
 	waitEnded := make(chan error, 1)
 	mcp.AddTool(s, &mcp.Tool{Name: "wait"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		<-ctx.Done()
@@ -220,7 +221,7 @@ func TestGoProviderToTypeScriptAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := timeout(t)
+	ctx := mcptest.Timeout(t)
 	init, err := conn.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1})
 	if err != nil {
 		t.Fatal(err)

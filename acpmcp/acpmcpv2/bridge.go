@@ -3,8 +3,6 @@
 package acpmcpv2
 
 import (
-	"sync"
-
 	"github.com/acpgen/acpgen/acpmcp"
 	"github.com/acpgen/acpgen/generated/acpv2"
 )
@@ -14,8 +12,6 @@ import (
 // connection.
 type Bridge struct {
 	*acpmcp.Bridge
-	stop chan struct{}
-	once sync.Once
 }
 
 // Doner is a connection that says when it has ended:
@@ -27,21 +23,9 @@ type Doner interface {
 // NewBridge returns a bridge that forwards through c and closes when conn
 // ends (or on Close).
 func NewBridge(c *Caller, conn Doner, opts *acpmcp.BridgeOptions) *Bridge {
-	b := &Bridge{Bridge: acpmcp.NewBridge(c.Caller, opts), stop: make(chan struct{})}
-	go func() {
-		select {
-		case <-conn.Done():
-			_ = b.Bridge.Close()
-		case <-b.stop:
-		}
-	}()
+	b := &Bridge{Bridge: acpmcp.NewBridge(c.Caller, opts)}
+	b.CloseWhen(conn.Done())
 	return b
-}
-
-// Close closes the listener and its connections.
-func (b *Bridge) Close() error {
-	b.once.Do(func() { close(b.stop) })
-	return b.Bridge.Close()
 }
 
 // AdaptServers returns servers with each "acp" entry replaced by an "http"

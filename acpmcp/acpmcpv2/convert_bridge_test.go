@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acpmcp/acpmcpv1"
+	"github.com/acpgen/acpgen/acpmcp/internal/mcptest"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/generated/convert"
@@ -30,7 +31,7 @@ func (v1Client) SessionUpdate(context.Context, *acpv1.SessionNotification) error
 // caller through convert.Bridge, which carries the capability, the acp
 // declaration and "mcp/message" both ways.
 func TestThroughVersionBridge(t *testing.T) {
-	checkGoroutines(t)
+	mcptest.CheckGoroutines(t)
 	caller := NewCaller(nil)
 	agent := &testAgent{Caller: caller, servers: make(chan []acpv2.MCPServer, 1)}
 	cr, bw := io.Pipe()
@@ -48,7 +49,7 @@ func TestThroughVersionBridge(t *testing.T) {
 		bw.Close()
 		<-bridge.Done()
 	}()
-	ctx := timeout(t)
+	ctx := mcptest.Timeout(t)
 	init, err := conn.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func TestThroughVersionBridge(t *testing.T) {
 	if !acpmcpv1.Advertised(init.AgentCapabilities) {
 		t.Fatalf("the bridge dropped the v2 agent's session.mcp.acp: %+v", init.AgentCapabilities)
 	}
-	reg, err := provider.RegisterServer("tools", echoServer(), nil)
+	reg, err := provider.RegisterServer("tools", mcptest.EchoServer(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

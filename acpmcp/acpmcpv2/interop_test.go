@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acpmcp"
+	"github.com/acpgen/acpgen/acpmcp/internal/mcptest"
 	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/node"
 )
@@ -19,7 +20,7 @@ import (
 // MCP SDK server to an agent written with the TypeScript SDK's v2 API and
 // its McpOverAcpCaller.
 func TestGoProviderToTypeScriptV2Agent(t *testing.T) {
-	checkGoroutines(t)
+	mcptest.CheckGoroutines(t)
 	bin := node.Require(t)
 	cmd := exec.Command(bin, filepath.Join(node.Dir(), "mcp_caller_v2.mjs"))
 	cmd.Env = []string{"HOME=" + t.TempDir()}
@@ -45,11 +46,11 @@ func TestGoProviderToTypeScriptV2Agent(t *testing.T) {
 	provider := NewProvider()
 	conn := acpv2.NewClientSideConnection(&testClient{Provider: provider}, w, r)
 	provider.Bind(conn)
-	reg, err := provider.RegisterServer("go-tools", echoServer(), nil)
+	reg, err := provider.RegisterServer("go-tools", mcptest.EchoServer(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := timeout(t)
+	ctx := mcptest.Timeout(t)
 	init, err := conn.Initialize(ctx, &acpv2.InitializeRequest{ProtocolVersion: 2, Info: acpv2.Implementation{Name: "go-client", Version: "1"}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,24 +1,12 @@
 //go:build unstable_mcp_over_acp || unstable
 
-// Package acpmcpv2 binds MCP over ACP ([acpmcp]) to the generated ACP v2
-// package, acpv2: a [Provider] for a client, a [Caller] for an agent, a
-// [Bridge] for an agent whose MCP client takes only URLs, and the
-// capability checks of the surface.
-//
-// Both sides bind by embedding: a client struct that embeds *[Provider]
-// answers "mcp/message" requests, an agent struct that embeds *[Caller]
-// receives "mcp/message" notifications. Embedding keeps every other method
-// of the user's value visible to the connection, which finds optional
-// methods by type assertion; a wrapping value would hide them.
 package acpmcpv2
 
 import (
 	"context"
-	"errors"
 
 	"github.com/acpgen/acpgen/acpmcp"
 	"github.com/acpgen/acpgen/generated/acpv2"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Notifier sends "mcp/message" notifications: *acpv2.ClientSideConnection.
@@ -39,51 +27,12 @@ func NewProvider() *Provider {
 }
 
 // Bind sets the connection the provider's notifications go to.
-func (p *Provider) Bind(conn Notifier) {
-	p.SetNotifier(func(ctx context.Context, m acpmcp.Message) error {
-		n := acpv2.NewMessageMCPNotification(acpv2.MCPServerACPID(m.ServerID), acpv2.MCPRequestID(m.RequestID), m.Method)
-		n.Params = m.Params
-		return conn.MessageMCP(ctx, n)
-	})
-}
-
-// RegisterServer registers s, a server of the Go MCP SDK, served through
-// the SDK's own request pipeline ([acpmcp.ServerHandler]).
-func (p *Provider) RegisterServer(name string, s *mcp.Server, opts *acpmcp.ServerOptions) (*acpmcp.Registration, error) {
-	return p.Register(name, acpmcp.ServerHandler(s), opts)
-}
+func (p *Provider) Bind(conn Notifier) { p.SetNotifier(wire.Notifier(conn.MessageMCP)) }
 
 // MessageMCP answers an "mcp/message" request: the method of
 // acpv2.ClientMessageMCP.
 func (p *Provider) MessageMCP(ctx context.Context, params *acpv2.MessageMCPRequest) (*acpv2.MessageMCPResponse, error) {
-	out, err := p.Serve(ctx, acpmcp.Message{
-		ServerID: string(params.ServerID), RequestID: string(params.RequestID),
-		Method: params.Method, Params: params.Params, Meta: params.Meta,
-	})
-	if err != nil {
-		return nil, toACPError(err)
-	}
-	if out.Error != nil {
-		resp := acpv2.NewMessageMCPResponseError(acpv2.MCPError{
-			Code: int32(out.Error.Code), Message: out.Error.Message, Data: out.Error.Data,
-		})
-		return &resp, nil
-	}
-	resp := acpv2.NewMessageMCPResponseResult(out.Result)
-	return &resp, nil
-}
-
-// toACPError returns the binding's error as the connection's error.
-func toACPError(err error) error {
-	var e *acpmcp.Error
-	if !errors.As(err, &e) {
-		e = &acpmcp.Error{Code: acpmcp.CodeBackendFailed, Message: "MCP server handler failed"}
-	}
-	out := &acpv2.Error{Code: acpv2.ErrorCode(e.Code), Message: e.Message}
-	if e.Data != nil {
-		out.Data = &acpv2.ErrorData{Value: &acpv2.ErrorDataOther{Raw: e.Data}}
-	}
-	return out
+	return wire.Answer(ctx, p.Provider, params)
 }
 
 // Declaration returns the "type": "acp" entry of a session's mcpServers

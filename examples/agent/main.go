@@ -24,8 +24,12 @@ import (
 	"os"
 	"sync"
 
+	"github.com/acpgen/acpgen/examples/internal/wirelog"
 	"github.com/acpgen/acpgen/generated/acpv1"
 )
+
+// wire is the wire log of -wire-log and $ACP_WIRE_LOG.
+var wire = wirelog.Flags("agent")
 
 func main() {
 	listen := flag.String("listen", "", "serve at http://`ADDR`/acp over Streamable HTTP and WebSocket instead of on stdin and stdout")

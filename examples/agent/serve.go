@@ -49,21 +49,21 @@ func newRouter() (*acprouter.Router, error) {
 				b := convert.NewBridgeFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
 					v2 = newAgentV2(c)
 					return v2
-				}, w, r, convert.BridgeOptions{Undeliverable: undeliverable, V1: []acpv1.ConnOption{wireV1()}})
+				}, w, r, convert.BridgeOptions{Undeliverable: undeliverable, V1: []acpv1.ConnOption{wire.V1()}})
 				return withTurns(b.V1(), &v2)
 			}
 			return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
 				a := newAgent()
 				a.conn = c
 				return a
-			}, w, r, wireV1())
+			}, w, r, wire.V1())
 		}, convert.InitializeForV1),
 		acprouter.NewRoute(2, func(w io.Writer, r io.Reader) acprouter.Conn {
 			var v2 *agentV2
 			c := acpv2.NewAgentSideConnectionFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
 				v2 = newAgentV2(c)
 				return v2
-			}, w, r, wireV2())
+			}, w, r, wire.V2())
 			return withTurns(c, &v2)
 		}, convert.InitializeForV2))
 }

@@ -17,7 +17,7 @@ func connect(prompt, url string) error {
 	if err != nil {
 		return err
 	}
-	conn := acpv1.NewClientSideConnection(client{}, t, t, wireV1())
+	conn := acpv1.NewClientSideConnection(client{}, t, t, wire.V1())
 	var stop acpv1.StopReason
 	if _, err = conn.Initialize(ctx, initializeRequest()); err != nil {
 		err = fmt.Errorf("initialize: %w", err)

@@ -34,8 +34,12 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acplaunch"
+	"github.com/acpgen/acpgen/examples/internal/wirelog"
 	"github.com/acpgen/acpgen/generated/acpv1"
 )
+
+// wire is the wire log of -wire-log and $ACP_WIRE_LOG.
+var wire = wirelog.Flags("client")
 
 func main() {
 	prompt := flag.String("prompt", "", "the text to send the agent")
@@ -67,7 +71,7 @@ func run(prompt string, command []string) error {
 	defer stop()
 	start, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), client{}, initializeRequest(), &acplaunch.Options{V1: []acpv1.ConnOption{wireV1()}})
+	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), client{}, initializeRequest(), &acplaunch.Options{V1: []acpv1.ConnOption{wire.V1()}})
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}

@@ -8,9 +8,9 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// The bridge files of the convert package (templates/convert_bridge*.go.tmpl,
-// convert_negotiate.go.tmpl and convert_initialize.go.tmpl) are written
-// against the definitions below, by schema name. The convert package gets
+// The bridge files of the convert package (templates/convert/bridge*.go,
+// negotiate.go and initialize.go) are written against the definitions
+// below, by schema name. The convert package gets
 // them when both schemas have every one, stable, in the shape the files use;
 // otherwise it is generated without them, and Bridge says why.
 //

@@ -6,9 +6,16 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// TestNeeds resolves each form of requirement against a small package,
-// met and unmet, and checks the gate it lands on.
-func TestNeeds(t *testing.T) {
+// needsFixture is a small package with a member of each form a
+// requirement names.
+type needsFixture struct {
+	method                  *ir.Method
+	patch, update, stop, id *ir.Type
+	note                    *ir.Type
+	index                   needs
+}
+
+func newNeedsFixture() needsFixture {
 	unstable := ir.Gate{Unstable: true}
 	method := &ir.Method{Name: "session/new"}
 	patch := &ir.Type{Name: "Patch", Kind: ir.Struct, Fields: []*ir.Field{
@@ -35,8 +42,14 @@ func TestNeeds(t *testing.T) {
 	}}
 	p := pkg(patch, update, tagless, untagged, stop, id, blob, note)
 	p.Methods = []*ir.Method{method}
-	index := needsOf(p)
+	return needsFixture{method: method, patch: patch, update: update, stop: stop, id: id, note: note, index: needsOf(p)}
+}
 
+// TestNeeds resolves each form of requirement against a small package,
+// met and unmet, and checks the gate it lands on.
+func TestNeeds(t *testing.T) {
+	fx := newNeedsFixture()
+	method, patch, update, stop, id, note, index := fx.method, fx.patch, fx.update, fx.stop, fx.id, fx.note, fx.index
 	draft := &patch.Fields[3].Gate
 	fork := &update.Union.Variants[1].Gate
 	for _, c := range []struct {
@@ -91,9 +104,13 @@ func TestNeeds(t *testing.T) {
 			t.Errorf("%q: gate %p, want %p", c.need, got, c.want)
 		}
 	}
+}
 
-	// With every member stable, the exact list is met and the list must
-	// name each member in its shape.
+// TestNeedsExactList: with every member stable, the exact list is met and
+// the list must name each member in its shape.
+func TestNeedsExactList(t *testing.T) {
+	fx := newNeedsFixture()
+	patch, index := fx.patch, fx.index
 	patch.Fields[3].Gate = ir.Gate{}
 	for need, met := range map[string]bool{
 		"Patch.* id! title~ note draft": true,

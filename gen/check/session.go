@@ -2,7 +2,7 @@ package check
 
 import "github.com/acpgen/acpgen/gen/ir"
 
-// The session runtime files (templates/session*.go.tmpl) are written
+// The session runtime files (templates/session) are written
 // against the definitions below, by schema name. A package gets them when
 // its schema has every one, stable, in the shape the files use; otherwise
 // it is generated without them (older protocol revisions, a schema that
@@ -100,7 +100,7 @@ func sessions(p *ir.Package) (bool, *ir.Gate) {
 	return true, gate
 }
 
-// turnNeeds are what the turn runtime files (templates/turn_*.go.tmpl)
+// turnNeeds are what the turn runtime files (templates/turn)
 // use beyond the session files' needs: a version without an entry has no
 // turn runtime.
 var turnNeeds = map[string][]string{

@@ -395,17 +395,20 @@ var (
 	encodeResult = []jen.Code{jen.Index().Byte(), jen.Error()}
 )
 
-// objectEncoders emits appendMembers and MarshalJSON of a struct, and
-// appendJSON when it writes a raw unknown variant first.
-func objectEncoders(f *jen.File, s encodeSpec) {
-	type step struct {
-		code     jen.Code
-		fallible bool
-		call     jen.Code // a fallible call that is the whole step
-	}
-	var steps []step
+// An encodeStep is one member (or run of members) appendMembers writes.
+type encodeStep struct {
+	code     jen.Code
+	fallible bool
+	call     jen.Code // a fallible call that is the whole step
+}
+
+// encodeSteps lists the steps of a struct's appendMembers, in wire order:
+// the tag, the kept tag, embedded structs, fields, extensions, extra
+// members and the raw unknown members.
+func encodeSteps(s encodeSpec) []encodeStep {
+	var steps []encodeStep
 	if s.tag != "" {
-		steps = append(steps, step{code: appendName("," + s.tag)})
+		steps = append(steps, encodeStep{code: appendName("," + s.tag)})
 	}
 	if s.keptTag != "" {
 		/*
@@ -414,30 +417,32 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 				b = appendString(b, v.Tag)
 			}
 		*/
-		steps = append(steps, step{code: jen.If(jen.Id(recvName).Dot("Tag").Op("!=").Lit("")).Block(
+		steps = append(steps, encodeStep{code: jen.If(jen.Id(recvName).Dot("Tag").Op("!=").Lit("")).Block(
 			appendName(","+quote(s.keptTag)+":"),
 			jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.Id(recvName).Dot("Tag")))})
 	}
 	for _, emb := range s.embeds {
-		steps = append(steps, step{call: jen.Id(recvName).Dot(emb).Dot("appendMembers").Call(jen.Id("b"))})
+		steps = append(steps, encodeStep{call: jen.Id(recvName).Dot(emb).Dot("appendMembers").Call(jen.Id("b"))})
 	}
 	for _, fl := range s.fields {
 		code, fallible := fieldEncode(fl)
-		steps = append(steps, step{code: code, fallible: fallible})
+		steps = append(steps, encodeStep{code: code, fallible: fallible})
 	}
 	for _, x := range s.exts {
-		steps = append(steps, step{call: jen.Id(recvName).Dot(x).Dot("appendMembers").Call(jen.Id("b"))})
+		steps = append(steps, encodeStep{call: jen.Id(recvName).Dot(x).Dot("appendMembers").Call(jen.Id("b"))})
 	}
 	if s.extra {
-		steps = append(steps, step{call: jen.Id("appendExtra").Call(jen.Id("b"), jen.Id(recvName).Dot("Extra"))})
+		steps = append(steps, encodeStep{call: jen.Id("appendExtra").Call(jen.Id("b"), jen.Id(recvName).Dot("Extra"))})
 	}
 	if s.keep {
-		steps = append(steps, step{code: jen.Id("b").Op("=").Append(jen.Id("b"), jen.Id(recvName).Dot(unknownField).Op("..."))})
+		steps = append(steps, encodeStep{code: jen.Id("b").Op("=").Append(jen.Id("b"), jen.Id(recvName).Dot(unknownField).Op("..."))})
 	}
-	recv := receiver(s.goName)
-	if len(steps) == 0 {
-		recv = jen.Op("*").Id(s.goName)
-	}
+	return steps
+}
+
+// membersBody returns the body of appendMembers: the steps, a last
+// fallible call returned directly, and the variables the steps use.
+func membersBody(s encodeSpec, steps []encodeStep) []jen.Code {
 	last := jen.Return(jen.Id("b"), jen.Nil())
 	if n := len(steps); n > 0 && steps[n-1].call != nil {
 		last = jen.Return(steps[n-1].call)
@@ -462,7 +467,18 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 			break
 		}
 	}
-	body = append(body, last)
+	return append(body, last)
+}
+
+// objectEncoders emits appendMembers and MarshalJSON of a struct, and
+// appendJSON when it writes a raw unknown variant first.
+func objectEncoders(f *jen.File, s encodeSpec) {
+	steps := encodeSteps(s)
+	recv := receiver(s.goName)
+	if len(steps) == 0 {
+		recv = jen.Op("*").Id(s.goName)
+	}
+	body := membersBody(s, steps)
 	f.Comment("appendMembers appends the members of v, each after a comma.")
 	f.Func().Params(recv).Id("appendMembers").Params(bufParam).Params(encodeResult...).Block(body...)
 	f.Line()

@@ -13,7 +13,7 @@ import (
 // implementation handles, one interface per optional method, the connection
 // type that serves an implementation and calls the peer, the routing tables
 // of inbound methods, and the typed outbound calls. The connection runtime
-// itself is the template conn.go.tmpl. Unstable methods go into their
+// itself is the runtime in templates/conn. Unstable methods go into their
 // feature's file, which adds their routes in an init function.
 
 // routes is the routing table of s for methods of kind k.

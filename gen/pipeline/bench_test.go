@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/acpgen/acpgen/gen/load"
+	"github.com/acpgen/acpgen/internal/cputime"
 	"github.com/acpgen/acpgen/internal/revisions"
 	"github.com/acpgen/acpgen/schema"
 )
@@ -96,13 +97,13 @@ func measure(b *testing.B, units int, unit string, op func()) {
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	start := cpuTime()
+	start := cputime.Process()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		op()
 	}
 	b.StopTimer()
-	used := cpuTime() - start
+	used := cputime.Process() - start
 	runtime.ReadMemStats(&after)
 	per := float64(b.N) * float64(units)
 	b.ReportMetric(float64(units), unit+"s")

@@ -134,7 +134,12 @@ func TestBridgeable(t *testing.T) {
 			}
 		})
 	}
-	// The bridge's plan operations follow the package's gate.
+}
+
+// TestBridgeablePlanGate: the bridge's plan operations follow the
+// package's gate.
+func TestBridgeablePlanGate(t *testing.T) {
+	v1, v2, _ := pinnedPair(t)
 	if err := bridgeable(v1, v2, nil); err == nil || !strings.Contains(err.Error(), "ClientCapabilities.plan? without the plan operations") {
 		t.Errorf("without the package's plan operations: %v", err)
 	}

@@ -37,73 +37,85 @@ func TestGoDoc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		check := func(ident string, pos token.Pos, docs ...*ast.CommentGroup) {
+		forExported(f, func(ident string, pos token.Pos, docs ...*ast.CommentGroup) {
 			checked++
-			var text string
-			for _, d := range docs {
-				if d != nil {
-					text = d.Text()
-					break
-				}
-			}
-			where := fset.Position(pos).String()
-			if text == "" {
-				t.Errorf("%s: %s has no doc comment", where, ident)
-				return
-			}
-			// Go's convention allows an article before a type's name.
-			for _, article := range []string{"A ", "An ", "The "} {
-				text = strings.TrimPrefix(text, article)
-			}
-			if first, _, _ := strings.Cut(text, " "); strings.TrimRight(first, ",.:") != ident {
-				t.Errorf("%s: doc of %s begins %q", where, ident, firstLine(text))
-			}
-			if strings.HasPrefix(text, ident+" means:") {
-				t.Errorf("%s: doc of %s is not a sentence: %q", where, ident, firstLine(text))
-			}
-			if bad := markdownLeft(text); bad != "" {
-				t.Errorf("%s: doc of %s keeps markdown: %q", where, ident, bad)
-			}
+			checkDoc(t, fset.Position(pos).String(), ident, docs)
+		})
+	}
+	if checked < 1000 {
+		t.Errorf("checked only %d identifiers", checked)
+	}
+}
+
+// checkDoc fails t unless the first of docs that is not nil begins with
+// ident, is a sentence, and keeps no markdown.
+func checkDoc(t *testing.T, where, ident string, docs []*ast.CommentGroup) {
+	t.Helper()
+	var text string
+	for _, d := range docs {
+		if d != nil {
+			text = d.Text()
+			break
 		}
-		for _, decl := range f.Decls {
-			switch d := decl.(type) {
-			case *ast.FuncDecl:
-				if !d.Name.IsExported() || (d.Recv != nil && !exportedRecv(d.Recv)) {
-					continue
-				}
-				check(d.Name.Name, d.Pos(), d.Doc)
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					switch s := spec.(type) {
-					case *ast.TypeSpec:
-						if !s.Name.IsExported() {
-							continue
-						}
-						check(s.Name.Name, s.Pos(), s.Doc, d.Doc)
-						if st, ok := s.Type.(*ast.StructType); ok {
-							for _, fl := range st.Fields.List {
-								for _, n := range fl.Names {
-									// A field may be documented by a line comment
-									// after it instead, as in short structs.
-									if n.IsExported() && (fl.Doc != nil || fl.Comment == nil) {
-										check(n.Name, n.Pos(), fl.Doc)
-									}
+	}
+	if text == "" {
+		t.Errorf("%s: %s has no doc comment", where, ident)
+		return
+	}
+	// Go's convention allows an article before a type's name.
+	for _, article := range []string{"A ", "An ", "The "} {
+		text = strings.TrimPrefix(text, article)
+	}
+	if first, _, _ := strings.Cut(text, " "); strings.TrimRight(first, ",.:") != ident {
+		t.Errorf("%s: doc of %s begins %q", where, ident, firstLine(text))
+	}
+	if strings.HasPrefix(text, ident+" means:") {
+		t.Errorf("%s: doc of %s is not a sentence: %q", where, ident, firstLine(text))
+	}
+	if bad := markdownLeft(text); bad != "" {
+		t.Errorf("%s: doc of %s keeps markdown: %q", where, ident, bad)
+	}
+}
+
+// forExported calls check with every exported identifier of f that needs a
+// doc comment (functions, methods of exported types, types, struct fields,
+// constants and variables) and the comments that may document it.
+func forExported(f *ast.File, check func(ident string, pos token.Pos, docs ...*ast.CommentGroup)) {
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() || (d.Recv != nil && !exportedRecv(d.Recv)) {
+				continue
+			}
+			check(d.Name.Name, d.Pos(), d.Doc)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					if !s.Name.IsExported() {
+						continue
+					}
+					check(s.Name.Name, s.Pos(), s.Doc, d.Doc)
+					if st, ok := s.Type.(*ast.StructType); ok {
+						for _, fl := range st.Fields.List {
+							for _, n := range fl.Names {
+								// A field may be documented by a line comment
+								// after it instead, as in short structs.
+								if n.IsExported() && (fl.Doc != nil || fl.Comment == nil) {
+									check(n.Name, n.Pos(), fl.Doc)
 								}
 							}
 						}
-					case *ast.ValueSpec:
-						for _, n := range s.Names {
-							if n.IsExported() {
-								check(n.Name, n.Pos(), s.Doc, d.Doc)
-							}
+					}
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.IsExported() {
+							check(n.Name, n.Pos(), s.Doc, d.Doc)
 						}
 					}
 				}
 			}
 		}
-	}
-	if checked < 1000 {
-		t.Errorf("checked only %d identifiers", checked)
 	}
 }
 

@@ -51,35 +51,7 @@ func TestRevisions(t *testing.T) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out, err := GenerateWith(l.FS, Options{Tests: true, ImportPath: "example.com/revisions/" + layoutDir(l)})
-			if err != nil {
-				failed[i] = err
-				return
-			}
-			want := wantPackages(l)
-			if _, ok := out.Files["convert/doc.go"]; ok && len(want) == 2 {
-				want = append(want, "convert")
-				sort.Strings(want)
-			}
-			if !samePackages(out.Files, want) {
-				failed[i] = fmt.Errorf("generated packages %v, want %v", packagesOf(out.Files), want)
-				return
-			}
-			_, bridged[i] = out.Files["convert/bridge.go"]
-			for _, w := range out.Warnings {
-				if strings.Contains(w, "without the bridge") {
-					why[i] = w
-				}
-			}
-			if err := bridgeWarned(out, bridged[i]); err != nil {
-				failed[i] = err
-				return
-			}
-			files := map[string][]byte{}
-			for name, data := range out.Files {
-				files[filepath.Join(layoutDir(l), name)] = data
-			}
-			failed[i] = writeFilesErr(dir, files)
+			bridged[i], why[i], failed[i] = generateLayout(l, dir)
 		}()
 	}
 	wg.Wait()
@@ -107,6 +79,38 @@ func TestRevisions(t *testing.T) {
 
 	tagSets := append([]string{"", "unstable"}, featureTags(t)...)
 	checkPackages(t, dir, tagSets)
+}
+
+// generateLayout generates the packages of l, with their tests, into a
+// directory of its own under dir, and checks the packages it got: whether
+// it got the bridge, and the warning of a convert package without it.
+func generateLayout(l revisions.Layout, dir string) (bridged bool, why string, err error) {
+	out, err := GenerateWith(l.FS, Options{Tests: true, ImportPath: "example.com/revisions/" + layoutDir(l)})
+	if err != nil {
+		return false, "", err
+	}
+	want := wantPackages(l)
+	if _, ok := out.Files["convert/doc.go"]; ok && len(want) == 2 {
+		want = append(want, "convert")
+		sort.Strings(want)
+	}
+	if !samePackages(out.Files, want) {
+		return false, "", fmt.Errorf("generated packages %v, want %v", packagesOf(out.Files), want)
+	}
+	_, bridged = out.Files["convert/bridge.go"]
+	for _, w := range out.Warnings {
+		if strings.Contains(w, "without the bridge") {
+			why = w
+		}
+	}
+	if err := bridgeWarned(out, bridged); err != nil {
+		return bridged, why, err
+	}
+	files := map[string][]byte{}
+	for name, data := range out.Files {
+		files[filepath.Join(layoutDir(l), name)] = data
+	}
+	return bridged, why, writeFilesErr(dir, files)
 }
 
 // bridgeWarned checks that a convert package without the bridge comes with

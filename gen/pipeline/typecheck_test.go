@@ -40,31 +40,7 @@ func checkPackages(t *testing.T, dir string, tagSets []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	local := map[string]bool{}
-	for _, p := range pkgs {
-		p.path = module + "/" + p.dir
-		local[p.path] = true
-	}
-	imports := map[string]bool{}
-	var leaves, dependents []*parsedPackage
-	for _, p := range pkgs {
-		dependent := false
-		for _, f := range p.files {
-			for _, spec := range f.syntax.Imports {
-				path, _ := strconv.Unquote(spec.Path.Value)
-				if local[path] {
-					dependent = true
-				} else {
-					imports[path] = true
-				}
-			}
-		}
-		if dependent {
-			dependents = append(dependents, p)
-		} else {
-			leaves = append(leaves, p)
-		}
-	}
+	leaves, dependents, imports := splitPackages(pkgs, module)
 	deps, err := loadImports(dir, imports)
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +90,37 @@ func checkPackages(t *testing.T, dir string, tagSets []string) {
 	for _, f := range failures {
 		t.Error(f)
 	}
+}
+
+// splitPackages names the packages of the module, and parts them into
+// those that import no other package of the module (leaves) and those that
+// do; it returns the imports from outside the module too.
+func splitPackages(pkgs []*parsedPackage, module string) (leaves, dependents []*parsedPackage, imports map[string]bool) {
+	local := map[string]bool{}
+	for _, p := range pkgs {
+		p.path = module + "/" + p.dir
+		local[p.path] = true
+	}
+	imports = map[string]bool{}
+	for _, p := range pkgs {
+		dependent := false
+		for _, f := range p.files {
+			for _, spec := range f.syntax.Imports {
+				path, _ := strconv.Unquote(spec.Path.Value)
+				if local[path] {
+					dependent = true
+				} else {
+					imports[path] = true
+				}
+			}
+		}
+		if dependent {
+			dependents = append(dependents, p)
+		} else {
+			leaves = append(leaves, p)
+		}
+	}
+	return leaves, dependents, imports
 }
 
 // modulePath reads the module path of the go.mod in dir.

@@ -10,13 +10,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// The serving of inbound requests: each on a goroutine of its own, as many
-// at once as the limit allows, with a context that the peer can cancel.
+// The fourth stage of a line's path: serving an inbound request, each on a
+// goroutine of its own, as many at once as the limit allows, with a context
+// that the peer can cancel (conn_context.go). handle calls the handler
+// through the middleware and the method's route; answer hands the result,
+// or the error, to send.
 
 // serve answers an inbound request from a goroutine of its own, once one
 // of the slots for requests served at once is free. An initialize is
@@ -79,6 +83,115 @@ type job struct {
 	method string
 	params inParams
 	served chan struct{} // for an initialize, closed once it is answered
+}
+
+// worker serves j, then the requests handed to it while it waits.
+func (c *connection) worker(j job) {
+	for {
+		c.serveRequest(j)
+		if !c.waitIdle() {
+			return
+		}
+		var ok bool
+		j, ok = <-c.work
+		c.idle.woken()
+		if !ok || j.ctx == nil {
+			return
+		}
+	}
+}
+
+// serveRequest runs the handler of one inbound request and answers it.
+// served, if not nil, is closed once the answer is queued: an initialize,
+// awaited by the reader, which must not wait for a write.
+func (c *connection) serveRequest(j job) {
+	ctx, key, method, params, served := j.ctx, j.key, j.method, j.params, j.served
+	defer func() {
+		ctx.cancel()
+		c.slots.release()
+		if served != nil {
+			close(served)
+		}
+	}()
+	result, err := c.handle(ctx, c.requests, key, method, params)
+	initialize := served != nil
+	if initialize && err == nil && initializeContract != nil {
+		err = initializeContract(c.impl, result)
+	}
+	// The id is free again before the answer can reach the peer.
+	c.mu.Lock()
+	if c.serving[key] == ctx { // not answered early (answerEarly)
+		delete(c.serving, key)
+	}
+	if initialize && err == nil {
+		c.served = params.value
+	}
+	c.mu.Unlock()
+	// The handler is done: Close does not wait for a write of its answer
+	// that w blocks, beyond what it waits for any write.
+	c.handlers.Done()
+	hooks, first := ctx.markAnswered()
+	if !first {
+		return // answered early, with its cancelled result
+	}
+	how := sendDirect
+	if initialize {
+		how = sendQueue
+	}
+	c.answer(ctx, key, method, initialize, result, err, how)
+	for _, f := range hooks {
+		f()
+	}
+}
+
+// handle calls the route of method, or the extension handler, through the
+// middleware; key is a request's id as received, "" for a notification. A
+// panic in the handler, or a middleware, is logged and becomes an internal
+// error without data: its text and stack stay in the process.
+func (c *connection) handle(ctx context.Context, routes map[string]route, key, method string, params inParams) (result any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.cfg.logger.Error("acp: a handler panicked", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			err = NewInternalError(nil)
+		}
+	}()
+	if c.mw != nil {
+		return c.mw(ctx, &callInfo{method: method, key: key, inbound: true, request: key != "",
+			routes: routes, params: params.value, paramErr: params.err})
+	}
+	return c.route(ctx, routes, method, key != "", params)
+}
+
+// answer sends the result of the request with this id, or its error. The
+// gate learns how an initialize ends before its answer goes out.
+func (c *connection) answer(ctx context.Context, id, method string, initialize bool, result any, err error, how sendHow) {
+	if err == nil {
+		encErr := c.send(c.ctx, how, func(b []byte) ([]byte, error) {
+			b, err := appendResult(b, id, result)
+			if err == nil && initialize {
+				c.init.answered(true)
+			}
+			return b, err
+		})
+		if encErr == nil || c.Err() != nil {
+			return
+		}
+		err = fmt.Errorf("encoding the result: %w", encErr)
+	}
+	if initialize {
+		c.init.answered(false)
+	}
+	var rpcErr *Error
+	switch {
+	case errors.As(err, &rpcErr):
+	case errors.Is(err, errNoHandler):
+		rpcErr = NewMethodNotFoundError(method)
+	case ctx.Err() != nil && c.ctx.Err() == nil:
+		rpcErr = NewRequestCancelledError()
+	default:
+		rpcErr = NewInternalError(map[string]string{"details": err.Error()})
+	}
+	c.sendError(id, rpcErr, how)
 }
 
 // maxIdleWorkers is how many goroutines that served a request wait for the
@@ -175,97 +288,6 @@ func (p *workerPool) stop() {
 	p.mu.Unlock()
 }
 
-// worker serves j, then the requests handed to it while it waits.
-func (c *connection) worker(j job) {
-	for {
-		c.serveRequest(j)
-		if !c.waitIdle() {
-			return
-		}
-		var ok bool
-		j, ok = <-c.work
-		c.idle.woken()
-		if !ok || j.ctx == nil {
-			return
-		}
-	}
-}
-
-// serveRequest runs the handler of one inbound request and answers it.
-// served, if not nil, is closed once the answer is queued: an initialize,
-// awaited by the reader, which must not wait for a write.
-func (c *connection) serveRequest(j job) {
-	ctx, key, method, params, served := j.ctx, j.key, j.method, j.params, j.served
-	defer func() {
-		ctx.cancel()
-		c.slots.release()
-		if served != nil {
-			close(served)
-		}
-	}()
-	result, err := c.handle(ctx, c.requests, key, method, params)
-	initialize := served != nil
-	if initialize && err == nil && initializeContract != nil {
-		err = initializeContract(c.impl, result)
-	}
-	// The id is free again before the answer can reach the peer.
-	c.mu.Lock()
-	if c.serving[key] == ctx { // not answered early (answerEarly)
-		delete(c.serving, key)
-	}
-	if initialize && err == nil {
-		c.served = params.value
-	}
-	c.mu.Unlock()
-	// The handler is done: Close does not wait for a write of its answer
-	// that w blocks, beyond what it waits for any write.
-	c.handlers.Done()
-	hooks, first := ctx.markAnswered()
-	if !first {
-		return // answered early, with its cancelled result
-	}
-	how := sendDirect
-	if initialize {
-		how = sendQueue
-	}
-	c.answer(ctx, key, method, initialize, result, err, how)
-	for _, f := range hooks {
-		f()
-	}
-}
-
-// answer sends the result of the request with this id, or its error. The
-// gate learns how an initialize ends before its answer goes out.
-func (c *connection) answer(ctx context.Context, id, method string, initialize bool, result any, err error, how sendHow) {
-	if err == nil {
-		encErr := c.send(c.ctx, how, func(b []byte) ([]byte, error) {
-			b, err := appendResult(b, id, result)
-			if err == nil && initialize {
-				c.init.answered(true)
-			}
-			return b, err
-		})
-		if encErr == nil || c.Err() != nil {
-			return
-		}
-		err = fmt.Errorf("encoding the result: %w", encErr)
-	}
-	if initialize {
-		c.init.answered(false)
-	}
-	var rpcErr *Error
-	switch {
-	case errors.As(err, &rpcErr):
-	case errors.Is(err, errNoHandler):
-		rpcErr = NewMethodNotFoundError(method)
-	case ctx.Err() != nil && c.ctx.Err() == nil:
-		rpcErr = NewRequestCancelledError()
-	default:
-		rpcErr = NewInternalError(map[string]string{"details": err.Error()})
-	}
-	c.sendError(id, rpcErr, how)
-}
-
 // slots counts the inbound requests being served, up to max.
 type slots struct {
 	n       atomic.Int64
@@ -309,101 +331,5 @@ func (s *slots) release() {
 		case s.freed <- struct{}{}:
 		default:
 		}
-	}
-}
-
-// requestContext is the context of an inbound request: it is cancelled
-// when the peer cancels the request, when the request has been answered,
-// and when the connection ends. It costs one allocation, its channel only
-// once Done is called; its AfterFunc lets a context derived from it follow
-// it without a goroutine of its own.
-type requestContext struct {
-	mu    sync.Mutex
-	done  chan struct{}
-	err   error
-	after map[*func()]struct{}
-
-	method   string // the request's, and its decoded params (see answerServing)
-	params   any
-	seq      uint64   // its arrival number (see requestSeq)
-	answered bool     // the answer is on its way (see afterAnswer)
-	onAnswer []func() // run once it is
-}
-
-// closedDone is the Done of a context cancelled before Done was asked for.
-var closedDone = func() chan struct{} {
-	c := make(chan struct{})
-	close(c)
-	return c
-}()
-
-func (c *requestContext) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (c *requestContext) Value(key any) any {
-	if key == (requestContextKey{}) {
-		return c
-	}
-	return nil
-}
-
-func (c *requestContext) Done() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.done == nil {
-		if c.err != nil {
-			return closedDone
-		}
-		c.done = make(chan struct{})
-	}
-	return c.done
-}
-
-func (c *requestContext) Err() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
-}
-
-func (c *requestContext) String() string { return "acp request context" }
-
-// AfterFunc arranges for f to run, on a goroutine of its own, once c is
-// cancelled; the returned func stops that, and reports whether it did.
-// context.WithCancel and the like use it to follow c.
-func (c *requestContext) AfterFunc(f func()) (stop func() bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err != nil {
-		go f()
-		return func() bool { return false }
-	}
-	if c.after == nil {
-		c.after = map[*func()]struct{}{}
-	}
-	key := &f
-	c.after[key] = struct{}{}
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		_, ok := c.after[key]
-		delete(c.after, key)
-		return ok
-	}
-}
-
-// cancel cancels c, once.
-func (c *requestContext) cancel() {
-	c.mu.Lock()
-	if c.err != nil {
-		c.mu.Unlock()
-		return
-	}
-	c.err = context.Canceled
-	if c.done != nil {
-		close(c.done)
-	}
-	after := c.after
-	c.after = nil
-	c.mu.Unlock()
-	for f := range after {
-		go (*f)()
 	}
 }

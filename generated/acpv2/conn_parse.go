@@ -13,6 +13,30 @@ import (
 	"unicode/utf8"
 )
 
+// The second stage of a line's path: parsing it into a lineMessage in one
+// pass, with the params of a request or notification, and the result of a
+// response to a tracked call, decoded into their types as they are
+// reached. The message goes on to dispatch.
+
+// line parses one line and hands the message on to dispatch. It returns
+// false once the connection has ended.
+func (c *connection) line(line []byte) bool {
+	m, err := parseLine(line, c.cfg.limits.MaxIDLength, &c.calls)
+	return c.dispatch(&m, err)
+}
+
+// tooLong reads, from prefix, the start of a line longer than the limit,
+// what can be told of it (its id, if one that is not too long comes before
+// the first member that does not fit, and whether it is a response), and
+// hands that on to dispatchTooLong.
+func (c *connection) tooLong(prefix []byte) {
+	id, response := peekID(prefix)
+	if id != nil && idLength(id) > c.cfg.limits.MaxIDLength {
+		id = nil
+	}
+	c.dispatchTooLong(id, response)
+}
+
 // lineMessage is one JSON-RPC message as read from a line, in one pass:
 // the params of a request or notification, and the result of a response
 // to a tracked call, are decoded into their types as they are reached.
@@ -355,60 +379,4 @@ func peekID(prefix []byte) (id []byte, response bool) {
 		id = nil
 	}
 	return id, response
-}
-
-// appendRequest appends an outbound request.
-func appendRequest(b []byte, id int64, method string, params any) ([]byte, error) {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = strconv.AppendInt(b, id, 10)
-	return appendCall(b, method, params)
-}
-
-// appendNotification appends an outbound notification.
-func appendNotification(b []byte, method string, params any) ([]byte, error) {
-	return appendCall(append(b, `{"jsonrpc":"2.0"`...), method, params)
-}
-
-func appendCall(b []byte, method string, params any) ([]byte, error) {
-	b = append(b, `,"method":`...)
-	b = appendString(b, method)
-	if params != nil {
-		var err error
-		b = append(b, `,"params":`...)
-		if b, err = appendAny(b, params); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
-}
-
-// appendResult appends the response with result to the request whose id,
-// as received, is id.
-func appendResult(b []byte, id string, result any) ([]byte, error) {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b, err := appendAny(b, result)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '}'), nil
-}
-
-// appendErrorResponse appends the error response to the request whose id,
-// as received, is id (null when empty).
-func appendErrorResponse(b []byte, id string, e *Error) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	if id == "" {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, id...)
-	}
-	b = append(b, `,"error":`...)
-	out, err := encodeObject(e, b)
-	if err != nil {
-		// Only data that is not valid JSON fails: send the error without it.
-		out, _ = encodeObject(&Error{Code: e.Code, Message: e.Message}, b)
-	}
-	return append(out, '}')
 }

@@ -1,0 +1,5 @@
+// Package acpv2test holds the tests of the generated package acpv2 that need
+// none of its unexported names: they use it as a program does. The tests
+// that must sit inside the package (internal tests, godoc examples) stay in
+// generated/acpv2; docs/design.md says which.
+package acpv2test

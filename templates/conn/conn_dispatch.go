@@ -1,0 +1,112 @@
+//go:build ignore
+
+package acp
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// The third stage of a line's path: handing the parsed message on, by what
+// it is. A request goes on to serve, a notification to handle, on the
+// reading goroutine; a response ends the wait of its outbound call.
+
+// dispatch hands on the message of one line, parsed with the error err
+// (the *Error that answers the line, if any): the error is answered, a
+// request is served, a notification handled before the next line, and a
+// response goes to the call that waits for it. It returns false once the
+// connection has ended.
+func (c *connection) dispatch(m *lineMessage, err *Error) bool {
+	switch {
+	case err != nil:
+		if !m.response {
+			c.sendError(string(m.id), err, sendQueue)
+		}
+	case m.empty, m.response && (m.id == nil || string(m.id) == "null"):
+		// Blank lines, and responses to no request (an error the peer could
+		// not tie to a request of ours), need nothing.
+	case m.method != "" && c.init != nil && !c.admit(m):
+		// Held back until initialize has been answered.
+	case m.method != "" && m.id != nil:
+		return c.serve(m)
+	case m.method != "":
+		c.notification(m)
+	default:
+		c.response(m)
+	}
+	return true
+}
+
+// dispatchTooLong answers a line longer than the limit, whose id, as
+// received, is id (nil when it could not be read): a response fails its
+// call, a request whose id can be read is answered -32600, and anything
+// else -32700 with id null.
+func (c *connection) dispatchTooLong(id []byte, response bool) {
+	details := map[string]string{"details": "the message is longer than the limit of " + strconv.Itoa(c.cfg.limits.MaxMessageBytes) + " bytes"}
+	switch {
+	case id != nil && response:
+		if r, ok := c.calls.takeKey(id); ok {
+			r.reply <- reply{err: fmt.Errorf("acp: the response to %s is longer than the limit of %d bytes", r.method, c.cfg.limits.MaxMessageBytes)}
+		}
+	case id != nil:
+		c.sendError(string(id), NewInvalidRequestError(details), sendQueue)
+	default:
+		c.sendError("", withData(NewParseError(), details), sendQueue)
+	}
+}
+
+// admit asks the initialization gate whether the inbound request or
+// notification m may be handled, and answers a request that may not.
+func (c *connection) admit(m *lineMessage) bool {
+	ok, rpcErr := c.init.admit(m)
+	if rpcErr != nil {
+		c.sendError(string(m.id), rpcErr, sendQueue)
+	}
+	return ok
+}
+
+// notification handles an inbound notification before the next line.
+func (c *connection) notification(m *lineMessage) {
+	if m.method == MethodCancelRequest {
+		c.cancelServing(m.params.raw)
+		return
+	}
+	// A notification has no answer: its handler's errors have nowhere to go.
+	_, _ = c.handle(c.ctx, c.notifications, "", m.method, inParams{value: m.params.value, err: m.params.err})
+}
+
+// cancelServing cancels the context of the inbound request that the params
+// of a $/cancel_request name, by its id as received.
+func (c *connection) cancelServing(params []byte) {
+	var id []byte
+	_ = forMembers(params, func(name, value []byte) {
+		if string(name) == "requestId" {
+			id = value
+		}
+	})
+	if id == nil {
+		return
+	}
+	c.mu.Lock()
+	ctx := c.serving[string(id)]
+	c.mu.Unlock()
+	if ctx != nil && (answerCancelled == nil || !answerCancelled(c, string(id), ctx)) {
+		ctx.cancel()
+	}
+}
+
+// response hands a response to the outbound call that waits for it. The
+// peer echoes the id as it was sent.
+func (c *connection) response(m *lineMessage) {
+	r, ok := c.calls.takeKey(m.id)
+	switch {
+	case !ok:
+		// Cancelled, or never asked.
+	case m.err != nil:
+		r.reply <- reply{err: m.err}
+	case m.result.err != nil:
+		r.reply <- reply{err: fmt.Errorf("acp: result of %s: %w", r.method, m.result.err)}
+	default:
+		r.reply <- reply{result: m.result.value}
+	}
+}

@@ -1,0 +1,248 @@
+//go:build ignore
+
+package acp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// SessionEvent is one session update as an ActiveSession hands it out: the
+// notification, and what it changed in the session's state (already
+// applied when the event is read).
+type SessionEvent struct {
+	// Notification is the session/update notification as received.
+	Notification *SessionNotification
+	// Change is what the update changed in the session's state.
+	Change SessionChange
+}
+
+// SessionRouter routes the session updates a client receives to the
+// sessions it started, each with its state. Embed it in the value that
+// implements Client (its SessionUpdate method is that of the Client
+// interface), pass that value to NewClientSideConnection, and start
+// sessions with NewSession, LoadSession or ResumeSession. The zero value is
+// ready to use; a SessionRouter must not be copied after first use.
+//
+// Updates for a session the router does not route yet (those an agent
+// sends before the result of session/new is read) are kept, up to 1024,
+// and handed to the session when it starts; Unrouted, if set, receives
+// instead the updates of any session the router does not route.
+type SessionRouter struct {
+	// Unrouted, if not nil, is called with the updates of sessions that are
+	// not routed, in order, instead of their being kept.
+	Unrouted func(ctx context.Context, n *SessionNotification) error
+
+	mu       sync.Mutex
+	sessions map[SessionID]*ActiveSession
+	pending  []*SessionNotification
+}
+
+// SessionUpdate routes one session update to its session: it is applied to
+// the session's state and queued for Next. It never blocks on a reader.
+func (r *SessionRouter) SessionUpdate(ctx context.Context, n *SessionNotification) error {
+	r.mu.Lock()
+	s := r.sessions[n.SessionID]
+	if s == nil {
+		if r.Unrouted != nil {
+			r.mu.Unlock()
+			return r.Unrouted(ctx, n)
+		}
+		if len(r.pending) == maxPendingUpdates {
+			r.pending = append(r.pending[:0], r.pending[1:]...)
+		}
+		r.pending = append(r.pending, n)
+		r.mu.Unlock()
+		return nil
+	}
+	r.mu.Unlock()
+	s.deliver(n)
+	return nil
+}
+
+// start routes the updates of session id to a new ActiveSession, those
+// kept for it first.
+func (r *SessionRouter) start(conn *ClientSideConnection, id SessionID) *ActiveSession {
+	s := &ActiveSession{id: id, conn: conn, router: r, state: NewSessionState(id),
+		queue: newSessionQueue(), closed: make(chan struct{})}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sessions == nil {
+		r.sessions = map[SessionID]*ActiveSession{}
+	}
+	r.sessions[id] = s
+	kept := r.pending[:0]
+	for _, n := range r.pending {
+		if n.SessionID == id {
+			s.deliver(n)
+		} else {
+			kept = append(kept, n)
+		}
+	}
+	r.pending = kept
+	return s
+}
+
+func (r *SessionRouter) stop(s *ActiveSession) {
+	r.mu.Lock()
+	if r.sessions[s.id] == s {
+		delete(r.sessions, s.id)
+	}
+	r.mu.Unlock()
+}
+
+// NewSession creates a session with session/new on conn and routes its
+// updates.
+func (r *SessionRouter) NewSession(ctx context.Context, conn *ClientSideConnection, p *NewSessionRequest) (*ActiveSession, *NewSessionResponse, error) {
+	res, err := conn.NewSession(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := r.start(conn, res.SessionID)
+	s.state.setModes(res.Modes)
+	if res.ConfigOptions != nil {
+		s.state.SetConfigOptions(res.ConfigOptions)
+	}
+	return s, res, nil
+}
+
+// LoadSession loads session p.SessionID with session/load on conn and
+// routes its updates, the history the agent replays included.
+func (r *SessionRouter) LoadSession(ctx context.Context, conn *ClientSideConnection, p *LoadSessionRequest) (*ActiveSession, *LoadSessionResponse, error) {
+	s := r.start(conn, p.SessionID)
+	res, err := conn.LoadSession(ctx, p)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	s.state.setModes(res.Modes)
+	if res.ConfigOptions != nil {
+		s.state.SetConfigOptions(res.ConfigOptions)
+	}
+	return s, res, nil
+}
+
+// ResumeSession resumes session p.SessionID with session/resume on conn
+// and routes its updates.
+func (r *SessionRouter) ResumeSession(ctx context.Context, conn *ClientSideConnection, p *ResumeSessionRequest) (*ActiveSession, *ResumeSessionResponse, error) {
+	s := r.start(conn, p.SessionID)
+	res, err := conn.ResumeSession(ctx, p)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	s.state.setModes(res.Modes)
+	if res.ConfigOptions != nil {
+		s.state.SetConfigOptions(res.ConfigOptions)
+	}
+	return s, res, nil
+}
+
+// ActiveSession is one session that a SessionRouter routes: its updates in
+// order (Next) and its state (State).
+type ActiveSession struct {
+	id     SessionID
+	conn   *ClientSideConnection
+	router *SessionRouter
+	state  *SessionState
+	queue  *sessionQueue
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (s *ActiveSession) deliver(n *SessionNotification) {
+	change := s.state.Apply(n.Update)
+	s.queue.push(SessionEvent{Notification: n, Change: change})
+}
+
+// ID returns the session's id.
+func (s *ActiveSession) ID() SessionID { return s.id }
+
+// State returns the session's state, which every routed update has
+// already changed when Next returns it.
+func (s *ActiveSession) State() *SessionState { return s.state }
+
+// Next returns the session's next update, waiting until one arrives or ctx
+// ends. Once the session is closed or its connection has ended, it returns
+// the updates received before and then ErrSessionClosed.
+func (s *ActiveSession) Next(ctx context.Context) (SessionEvent, error) {
+	return s.queue.next(ctx, s.closed, s.conn.Done(), ErrSessionClosed)
+}
+
+// Prompt sends a prompt to the session with session/prompt.
+func (s *ActiveSession) Prompt(ctx context.Context, prompt []ContentBlock) (*PromptResponse, error) {
+	return s.conn.Prompt(ctx, NewPromptRequest(s.id, prompt))
+}
+
+// SetConfigOption sets a config option with session/set_config_option (for
+// the session, whatever p.SessionID says) and replaces the session's config
+// options with the whole list of the result.
+func (s *ActiveSession) SetConfigOption(ctx context.Context, p *SetSessionConfigOptionRequest) (*SetSessionConfigOptionResponse, error) {
+	q := *p
+	q.SessionID = s.id
+	res, err := s.conn.SetSessionConfigOption(ctx, &q)
+	if err != nil {
+		return nil, err
+	}
+	s.state.SetConfigOptions(res.ConfigOptions)
+	return res, nil
+}
+
+// Close stops routing the session's updates: later ones go where those of
+// sessions not routed go, and Next returns ErrSessionClosed once the
+// updates received before are read. It does not close the session on the
+// agent (session/close does).
+func (s *ActiveSession) Close() {
+	s.once.Do(func() {
+		s.router.stop(s)
+		s.queue.close()
+		close(s.closed)
+	})
+}
+
+// ClientInitialize returns the params of the last initialize request the
+// connection answered with a result: what the client advertised. It
+// returns nil before then.
+func (c *AgentSideConnection) ClientInitialize() *InitializeRequest {
+	c.mu.Lock()
+	p, _ := c.served.(*InitializeRequest)
+	c.mu.Unlock()
+	return p
+}
+
+// SendPlan sends plan p of session id in the shape the client can read, by
+// what it advertised in initialize: plan_update when it advertised the
+// plan operations (the "plan" client capability, with
+// unstable_plan_operations), otherwise a "plan" session update for an
+// items plan (its id dropped), and for any other plan an error that wraps
+// ErrPlanNotRepresentable, with nothing sent.
+func (c *AgentSideConnection) SendPlan(ctx context.Context, id SessionID, p PlanState) error {
+	if c.planOperations() {
+		return c.sendPlanUpdate(ctx, id, p)
+	}
+	if p.Kind != PlanKindItems {
+		return fmt.Errorf("a %s plan for a client without plan operations: %w", p.Kind, ErrPlanNotRepresentable)
+	}
+	u := NewSessionUpdatePlan(p.Entries)
+	u.Value.(*SessionUpdatePlan).Meta = p.Meta
+	return c.SessionUpdate(ctx, NewSessionNotification(id, u))
+}
+
+// RemovePlan sends the removal of plan planID of session id with
+// plan_removed, to a client that advertised the plan operations; for any
+// other client it returns an error that wraps ErrPlanNotRepresentable,
+// with nothing sent.
+func (c *AgentSideConnection) RemovePlan(ctx context.Context, id SessionID, planID string) error {
+	if !c.planOperations() {
+		return fmt.Errorf("removing plan %q for a client without plan operations: %w", planID, ErrPlanNotRepresentable)
+	}
+	return c.sendPlanRemoved(ctx, id, planID)
+}
+
+// planOperations reports whether the client advertised the plan
+// operations in initialize.
+func (c *AgentSideConnection) planOperations() bool {
+	p := c.ClientInitialize()
+	return p != nil && p.ClientCapabilities != nil && advertisesPlan(p.ClientCapabilities)
+}
