@@ -56,7 +56,10 @@ RACE ?= $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 # (GOPROXY=off): go mod download and go list -m all put the modules of the
 # build and the go.mod files of the module graph in the module cache for
 # them first.
+# make test installs the npm programs (interop, thirdparty) first, so their
+# absence is a failure there, not the skip a plain go test ./... gives.
 .PHONY: test
+test: export ACPGEN_REQUIRE_NPM = 1
 test: interop thirdparty haproxy chromium
 	@echo "== go mod download and go list -m all: the modules of the build, and the go.mod files of its module graph, into the module cache for the tests that run the go command offline"
 	$(GO) mod download

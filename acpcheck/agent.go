@@ -112,7 +112,10 @@ func dialAgent(ctx context.Context, rep *Report, target Target, version int, opt
 		return c
 	}
 	if c.negotiated > version {
-		c.fail(AgentInitVersionEcho, "asked %d, got %d: a version above the one asked", version, c.negotiated)
+		// The spec's negotiation: an agent that does not offer the version
+		// asked answers with the latest it supports.
+		c.note("asked %d, the agent chose %d: version %d is not checked", version, c.negotiated, version)
+		c.rep.add(AgentInitVersionEcho, version, NotApplicable, nil, "the agent does not offer version %d (it answered %d, the latest it supports)", version, c.negotiated)
 	} else {
 		c.note("asked %d, the agent chose %d: version %d is not checked", version, c.negotiated, version)
 		c.rep.add(AgentInitVersionEcho, version, NotApplicable, nil, "the agent does not speak version %d (it answered %d)", version, c.negotiated)

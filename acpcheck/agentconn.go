@@ -107,6 +107,12 @@ func (c *agentConn) initialize(version int, caps map[string]any) (*msg, bool) {
 		return nil, false
 	}
 	if res.Error != nil {
+		if version < 999 && res.Error.Code == codeUnsupportedVersion {
+			// The version negotiation of an agent that does not offer
+			// this version, as the TypeScript SDK's agents answer.
+			c.rep.add(AgentInitAnswer, version, NotApplicable, c.transcript(), "the agent does not offer version %d: initialize answered %d %q", version, res.Error.Code, res.Error.Message)
+			return nil, false
+		}
 		if version < 999 {
 			c.rep.add(AgentInitAnswer, version, Fail, c.transcript(), "initialize answered error %d %q", res.Error.Code, res.Error.Message)
 			return nil, false
@@ -114,6 +120,11 @@ func (c *agentConn) initialize(version int, caps map[string]any) (*msg, bool) {
 	}
 	return res, true
 }
+
+// codeUnsupportedVersion is the JSON-RPC error code of an initialize that
+// asks for a protocol version the agent does not offer (the TypeScript
+// SDK's, and acprouter's, -32022).
+const codeUnsupportedVersion = -32022
 
 // call sends a request and waits for its answer, handling what the agent
 // sends meanwhile.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acpexec"
+	"github.com/acpgen/acpgen/internal/node"
 	"github.com/acpgen/acpgen/internal/sandbox"
 )
 
@@ -27,7 +28,7 @@ func tsAgent(t *testing.T, script string) Target {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk")); err != nil {
-		t.Skip("the TypeScript SDK is not installed (make interop)")
+		node.Missing(t, "the pinned TypeScript SDK (interop/node_modules) is", "make interop", err)
 	}
 	s := sandbox.New(t)
 	return &CommandTarget{Path: "node", Args: []string{filepath.Join(dir, script)}, Make: s.Command}
@@ -109,7 +110,7 @@ func TestTypeScriptClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk")); err != nil {
-		t.Skip("the TypeScript SDK is not installed (make interop)")
+		node.Missing(t, "the pinned TypeScript SDK (interop/node_modules) is", "make interop", err)
 	}
 	kit := buildExample(t, "acpcheck")
 	for _, tc := range []struct {

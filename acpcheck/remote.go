@@ -23,6 +23,10 @@ type RemoteOptions struct {
 	NoBodyLimit bool
 	// NoSlowReader skips the checks that stall a stream (remote.*.slow-reader).
 	NoSlowReader bool
+	// Versions lists the protocol versions the endpoint is expected to
+	// serve; the transport checks initialize with the lowest of 1 and 2
+	// listed (version 1 when none is).
+	Versions []int
 	// Shutdown, when set, shuts the server down; the kit calls it last,
 	// with an SSE stream and a WebSocket open, and judges how they end
 	// (remote.shutdown.*). It must return once ctx ends. Without it (as
@@ -39,10 +43,28 @@ type remoteRun struct {
 	client *http.Client
 	log    []Line
 	start  time.Time
+	init   []byte // the initialize the checks send
 }
 
-// initializeV1 is the initialize the transport checks send.
-const initializeV1 = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"acpcheck","version":"1.0.0"}}}`
+// The initialize requests the transport checks send, of each version.
+const (
+	initializeV1 = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"acpcheck","version":"1.0.0"}}}`
+	initializeV2 = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"capabilities":{},"info":{"name":"acpcheck","version":"1.0.0"}}}`
+)
+
+// remoteInitialize returns the initialize of the lowest of versions 1 and 2
+// that versions lists: a v2-only endpoint is checked with a v2 initialize.
+func remoteInitialize(versions []int) []byte {
+	v1, v2 := len(versions) == 0, false
+	for _, v := range versions {
+		v1 = v1 || v == 1
+		v2 = v2 || v == 2
+	}
+	if !v1 && v2 {
+		return []byte(initializeV2)
+	}
+	return []byte(initializeV1)
+}
 
 // CheckRemote checks the transport of an ACP endpoint (http:// URL of its
 // path, conventionally /acp) in both profiles, Streamable HTTP and
@@ -52,7 +74,7 @@ func CheckRemote(ctx context.Context, endpoint string, opts RemoteOptions) *Repo
 	if opts.Timeout == 0 {
 		opts.Timeout = 3 * time.Second
 	}
-	r := &remoteRun{ctx: ctx, rep: &Report{Mode: "remote", Target: endpoint, Started: time.Now()}, url: endpoint, opts: opts, client: opts.Client, start: time.Now()}
+	r := &remoteRun{ctx: ctx, rep: &Report{Mode: "remote", Target: endpoint, Started: time.Now()}, url: endpoint, opts: opts, client: opts.Client, start: time.Now(), init: remoteInitialize(opts.Versions)}
 	if r.client == nil {
 		r.client = &http.Client{Timeout: opts.Timeout, Transport: &http.Transport{DisableKeepAlives: true}}
 	}
@@ -132,7 +154,7 @@ func jsonHeader(extra map[string]string) map[string]string {
 
 // checkInitialize opens a connection and returns its id.
 func (r *remoteRun) checkInitialize() string {
-	resp, body, err := r.do(http.MethodPost, jsonHeader(nil), []byte(initializeV1))
+	resp, body, err := r.do(http.MethodPost, jsonHeader(nil), r.init)
 	if err != nil {
 		r.verdict(RemoteHTTPInitialize, Fail, "%v", err)
 		return ""

@@ -36,14 +36,14 @@ func (r *remoteRun) checkErrors(conn string) {
 		[]byte(`{"jsonrpc":"2.0","method":"_acpcheck/notice"}`), 415)
 	r.expectStatus(RemoteHTTPNotAcceptable, http.MethodGet, map[string]string{"Accept": "application/json", "Acp-Connection-Id": conn}, nil, 406)
 	r.expectStatus(RemoteHTTPMethod, http.MethodPut, withConn, []byte(`{}`), 405)
-	resp, data := r.expectStatus(RemoteHTTPBatch, http.MethodPost, withConn, []byte("["+initializeV1+"]"), 400)
+	resp, data := r.expectStatus(RemoteHTTPBatch, http.MethodPost, withConn, []byte("["+string(r.init)+"]"), 400)
 	if resp != nil && resp.StatusCode == 400 {
 		var m msg
 		if json.Unmarshal(data, &m) != nil || m.Error == nil || m.Error.Code != -32600 {
 			r.verdict(RemoteHTTPBatch, Fail, "400, but the body is not a -32600 error: %s", clip(data))
 		}
 	}
-	r.expectStatus(RemoteHTTPInitializeTwice, http.MethodPost, withConn, []byte(initializeV1), 400)
+	r.expectStatus(RemoteHTTPInitializeTwice, http.MethodPost, withConn, r.init, 400)
 	if r.opts.NoBodyLimit {
 		r.verdict(RemoteHTTPBodyLimit, NotApplicable, "skipped")
 		return

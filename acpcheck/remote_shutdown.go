@@ -54,7 +54,7 @@ func (r *remoteRun) checkShutdown() {
 	case <-t.C:
 		r.logf("#", "the shutdown hook had not returned in %v", shutdownBound)
 	}
-	resp, _, err := r.do(http.MethodPost, jsonHeader(nil), []byte(initializeV1))
+	resp, _, err := r.do(http.MethodPost, jsonHeader(nil), r.init)
 	switch {
 	case err != nil:
 		r.verdict(ids[2], Pass, "a new initialize could not connect: %v", err)
@@ -67,7 +67,7 @@ func (r *remoteRun) checkShutdown() {
 
 // shutdownSSE opens a connection and its SSE stream, or returns nil.
 func (r *remoteRun) shutdownSSE(ctx context.Context) *sseStream {
-	resp, _, err := r.do(http.MethodPost, jsonHeader(nil), []byte(initializeV1))
+	resp, _, err := r.do(http.MethodPost, jsonHeader(nil), r.init)
 	if err != nil || resp.StatusCode != http.StatusOK || resp.Header.Get("Acp-Connection-Id") == "" {
 		return nil
 	}
@@ -93,7 +93,7 @@ func (r *remoteRun) shutdownWS(ctx context.Context) <-chan error {
 	rctx, rcancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer rcancel()
 	answered := false
-	if c.Write(rctx, websocket.MessageText, []byte(initializeV1)) == nil {
+	if c.Write(rctx, websocket.MessageText, r.init) == nil {
 		for !answered {
 			_, data, err := c.Read(rctx)
 			if err != nil {

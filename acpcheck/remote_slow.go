@@ -68,7 +68,7 @@ func (r *remoteRun) checkSlowReaders() {
 // session/new and then opens a second connection.
 func (r *remoteRun) checkSlowSSE() {
 	const req = RemoteHTTPSlowReader
-	resp, _, err := r.do(http.MethodPost, jsonHeader(nil), []byte(initializeV1))
+	resp, _, err := r.do(http.MethodPost, jsonHeader(nil), r.init)
 	if err != nil || resp.StatusCode != http.StatusOK || resp.Header.Get("Acp-Connection-Id") == "" {
 		r.verdict(req, NotExercised, "no connection to stall: initialize failed")
 		return
@@ -168,7 +168,7 @@ func (r *remoteRun) probeHTTP() (conn string, took time.Duration, err error) {
 	defer cancel()
 	client := *r.client
 	client.Timeout = 0 // slowBound bounds the whole probe
-	resp, _, err := r.doWith(ctx, &client, http.MethodPost, jsonHeader(nil), []byte(initializeV1))
+	resp, _, err := r.doWith(ctx, &client, http.MethodPost, jsonHeader(nil), r.init)
 	switch {
 	case err != nil:
 		return conn, 0, fmt.Errorf("initialize: %w", err)
@@ -215,7 +215,7 @@ func (r *remoteRun) checkSlowWS() {
 		return
 	}
 	defer c.CloseNow()
-	if err := c.Write(ctx, websocket.MessageText, []byte(initializeV1)); err != nil {
+	if err := c.Write(ctx, websocket.MessageText, r.init); err != nil {
 		r.verdict(req, NotExercised, "no WebSocket to stall: %v", err)
 		return
 	}
@@ -288,7 +288,7 @@ func (r *remoteRun) probeWS() (time.Duration, error) {
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(64 << 20)
-	if err := c.Write(ctx, websocket.MessageText, []byte(initializeV1)); err != nil {
+	if err := c.Write(ctx, websocket.MessageText, r.init); err != nil {
 		return 0, fmt.Errorf("sending initialize: %w", err)
 	}
 	for {

@@ -37,8 +37,8 @@ func (r *remoteRun) checkWebSocket() {
 	c.SetReadLimit(64 << 20)
 	conn := resp.Header.Get("Acp-Connection-Id")
 	r.logf("<", "%d Acp-Connection-Id=%q", resp.StatusCode, conn)
-	_ = c.Write(ctx, websocket.MessageBinary, []byte(initializeV1))
-	if err := c.Write(ctx, websocket.MessageText, []byte(initializeV1)); err != nil {
+	_ = c.Write(ctx, websocket.MessageBinary, r.init)
+	if err := c.Write(ctx, websocket.MessageText, r.init); err != nil {
 		r.verdict(RemoteWSUpgrade, Fail, "sending initialize: %v", err)
 		return
 	}
@@ -137,7 +137,7 @@ func (r *remoteRun) checkLocal() {
 // refused posts initialize with header and expects 403; it ends any
 // connection the server opened. It reports whether the request was refused.
 func (r *remoteRun) refused(req ID, header map[string]string, what string) bool {
-	resp, _, err := r.do(http.MethodPost, header, []byte(initializeV1))
+	resp, _, err := r.do(http.MethodPost, header, r.init)
 	switch {
 	case err != nil:
 		r.verdict(req, Fail, "%v", err)

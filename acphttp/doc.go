@@ -8,11 +8,19 @@
 // package over the writer and reader it is given:
 //
 //	acp := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
-//		a := &agent{}
-//		a.conn = acpv1.NewAgentSideConnection(a, out, in)
-//		return a.conn, nil
+//		return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
+//			return &agent{conn: c}
+//		}, out, in), nil
 //	}, nil)
 //	http.Handle("/acp", acp)
+//
+// A ConnectFunc runs before the server delivers the client's initialize,
+// so it must not wait for it. To serve both protocol versions, it starts
+// an acprouter.Router with Start, which returns at once:
+//
+//	acp := acphttp.NewServer(func(_ *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+//		return router.Start(out, in), nil
+//	}, nil)
 //
 // The server routes each message of the agent to the stream the
 // TypeScript SDK routes it to, holds each connection to its Limits, and

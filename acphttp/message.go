@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"math"
+	"strconv"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -85,6 +87,26 @@ func (m *message) stringID() (string, bool) {
 		return "", false
 	}
 	return unquote(m.id), true
+}
+
+// validRequestID reports whether m's id may open a connection: a string
+// no longer than maxLen bytes, or a finite integer, as ACP v2 asks and a
+// connection of any version reads. Any other id (null, a fraction, a
+// number past float64, an object, an array, a boolean) is answered
+// -32600 with id null, as the connections answer such a line over stdio:
+// never echoed.
+func (m *message) validRequestID(maxLen int) bool {
+	if len(m.id) == 0 {
+		return false
+	}
+	if m.id[0] == '"' {
+		return len(unquote(m.id)) <= maxLen
+	}
+	if m.id[0] != '-' && (m.id[0] < '0' || m.id[0] > '9') {
+		return false
+	}
+	f, err := strconv.ParseFloat(string(m.id), 64)
+	return err == nil && !math.IsInf(f, 0) && f == math.Trunc(f)
 }
 
 // decoders pools the decoders of scan, with their readers.

@@ -97,6 +97,10 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m *message, 
 		textResponse(w, http.StatusBadRequest, "Initialize request must include an ID")
 		return
 	}
+	if !m.validRequestID(s.limits.MaxIDLength) {
+		jsonResponse(w, http.StatusBadRequest, invalidRequest)
+		return
+	}
 	if r.Context().Err() != nil {
 		textResponse(w, statusClientClosedRequest, "Request aborted")
 		return

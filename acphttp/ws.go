@@ -308,6 +308,9 @@ func (w *wsSocket) initialize(m *message, data []byte) []byte {
 	case string(m.id) == "null":
 		c.close(&wsCloseError{ws.StatusProtocolError, "Initialize request must include an ID"})
 		return nil
+	case !m.validRequestID(c.limits.MaxIDLength):
+		w.reply(invalidRequest)
+		return nil
 	}
 	c.mu.Lock()
 	failed := c.initFailed

@@ -23,7 +23,8 @@
 // this package imports none of them.
 //
 // Use it for an agent that serves clients of both protocol versions on one
-// endpoint: stdio, a socket, or each connection of an acphttp server. The
+// endpoint: stdio or a socket with Serve, or each connection of an acphttp
+// server with Start, which returns before the initialize is read. The
 // manual's page [Both protocol versions] has the router beside the v1 ↔ v2
 // bridge and the client's negotiation.
 //

@@ -35,19 +35,18 @@ func main() {
 }
 
 const usage = `usage:
-  acpcheck agent [flags] -- CMD ARGS…
-  acpcheck agent [flags] URL
-  acpcheck remote [flags] URL
-  acpcheck client [flags]
-  acpcheck client -listen ADDR [flags]
+  acpcheck agent [flags] -- CMD ARGS…   check an agent run as a command (stdio)
+  acpcheck agent [flags] URL            check an agent served over HTTP or WebSocket
+  acpcheck remote [flags] URL           check the transport of a remote endpoint
+  acpcheck client [flags]               be the agent a client under test launches
+  acpcheck client -listen ADDR [flags]  be an agent a remote client connects to
 flags:`
 
 // run runs one mode and returns the exit code: 0 when every MUST holds,
 // 1 when one does not, 2 for a usage error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usage)
-		return 2, nil
+		args = []string{""}
 	}
 	mode := args[0]
 	fs := flag.NewFlagSet("acpcheck "+mode, flag.ContinueOnError)
@@ -62,8 +61,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	noSlowReader := fs.Bool("no-slow-reader", false, "remote mode: do not stall a stream with a flood of session/new")
 	listen := fs.String("listen", "", "client mode: check a remote client, serving http://`ADDR`/acp (Streamable HTTP and WebSocket) instead of stdio")
 	reportOut := fs.String("report", "", "client mode: write the text report to `FILE` (default stderr)")
-	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprintln(fs.Output(), usage); fs.PrintDefaults() }
+	switch mode {
+	case "-h", "-help", "--help", "help":
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return 0, nil
+	case "agent", "remote", "client":
+	default:
+		fs.Usage()
+		return 2, nil
+	}
 	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, nil
+		}
 		return 2, nil
 	}
 	vs, err := parseVersions(*versions)
@@ -92,7 +104,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		if fs.NArg() != 1 {
 			return 2, errors.New("remote takes one URL")
 		}
-		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Timeout: *timeout, NoBodyLimit: *noBodyLimit, NoSlowReader: *noSlowReader})
+		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Versions: vs, Timeout: *timeout, NoBodyLimit: *noBodyLimit, NoSlowReader: *noSlowReader})
 	case "client":
 		var code int
 		var err error
@@ -103,9 +115,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		if f, ok := text.(io.Closer); ok && *reportOut != "" {
 			defer f.Close()
 		}
-	default:
-		fmt.Fprintln(stderr, usage)
-		return 2, nil
 	}
 	fmt.Fprint(text, rep.Text())
 	if err := writeFile(*jsonOut, rep.WriteJSON); err != nil {

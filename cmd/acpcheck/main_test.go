@@ -23,6 +23,24 @@ func TestUsage(t *testing.T) {
 	}
 }
 
+// TestHelp: -h, and -h after a mode, list the flags and a line per mode,
+// and exit 0.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"agent", "-h"}} {
+		var out, errOut bytes.Buffer
+		code, err := run(args, strings.NewReader(""), &out, &errOut)
+		text := out.String() + errOut.String()
+		if code != 0 || err != nil {
+			t.Errorf("%q: exit %d, %v", args, code, err)
+		}
+		for _, want := range []string{"-versions", "-timeout", "-listen", "check the transport of a remote endpoint", "be the agent a client under test launches"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%q: the usage lacks %q:\n%s", args, want, text)
+			}
+		}
+	}
+}
+
 // TestAgentReports: a run over acpgen's example agent exits 0 and writes
 // the JSON and JUnit reports; a command that cannot start exits 1.
 func TestAgentReports(t *testing.T) {

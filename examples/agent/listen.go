@@ -27,17 +27,14 @@ func listenAndServe(addr string) error {
 	if err != nil {
 		return err
 	}
-	acp := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
-		// The router reads the initialize that the server writes to in once
-		// this returns, so it serves on a goroutine of its own.
-		c := servedConn(make(chan struct{}))
-		go func() {
-			defer close(c)
-			if err := serve(out, in); err != nil {
-				fmt.Fprintln(os.Stderr, "agent:", err)
-			}
-		}()
-		return c, nil
+	router, err := newRouter()
+	if err != nil {
+		return err
+	}
+	// Both protocol versions on the endpoint: Start returns at once and
+	// picks the version once the server delivers the client's initialize.
+	acp := acphttp.NewServer(func(_ *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+		return router.Start(out, in), nil
 	}, &acphttp.Options{
 		// Streams resume after a drop (the draft RFD "Durable & Resumable
 		// HTTP/WS Transport"), with the default retention and grace.
@@ -68,10 +65,3 @@ func listenAndServe(addr string) error {
 	}
 	return err
 }
-
-// servedConn is closed once serve has returned: the ACP connection of one
-// client, whichever version the router picked for it.
-type servedConn chan struct{}
-
-// Done returns a channel that is closed when the connection has ended.
-func (c servedConn) Done() <-chan struct{} { return c }

@@ -6,7 +6,11 @@
 
 package acpv2
 
-import "sync"
+import (
+	"math"
+	"strconv"
+	"sync"
+)
 
 // initGate holds back what reaches an agent before it has answered
 // initialize, as ACP v2 agents of the TypeScript SDK do. Until the result of
@@ -20,7 +24,8 @@ import "sync"
 // connection reads no further line while it serves an initialize, so the
 // gate never sees a second one in progress; if it did, that one would be
 // answered -32600 with data "ACP v2 initialize is already in progress", as
-// the TypeScript SDK answers it.
+// the TypeScript SDK answers it. An initialize that asks for version 0 or
+// 1 is answered -32022 (see unsupportedVersion) and changes nothing.
 type initGate struct {
 	mu          sync.Mutex
 	state       initState
@@ -56,8 +61,32 @@ func (g *initGate) admit(m *lineMessage) (ok bool, rpcErr *Error) {
 	case g.requested:
 		return false, NewInvalidRequestError("ACP v2 initialize must not be repeated after other requests")
 	}
+	if e := unsupportedVersion(m.params.raw); e != nil {
+		return false, e
+	}
 	g.state = initServing
 	return true, nil
+}
+
+// unsupportedVersion returns the answer to an initialize whose params ask
+// for a protocol version below 2, which this package does not speak: the
+// version negotiation as the TypeScript SDK's v2 agents answer it, -32022
+// "Unsupported protocol version" with the version requested and [2]
+// supported, rather than the error of decoding v1 params as v2's. It
+// returns nil for any other params, which initialize decodes and judges.
+// An agent that serves v1 clients as well puts acprouter or the convert
+// package's bridge in front of this connection.
+func unsupportedVersion(params []byte) *Error {
+	raw, ok := objectMembers(params)["protocolVersion"]
+	if !ok {
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || f != math.Trunc(f) || f < 0 || f >= 2 {
+		return nil
+	}
+	data := NewErrorDataUnsupportedProtocolVersion(ProtocolVersion(f), []ProtocolVersion{2})
+	return &Error{Code: ErrorCodeUnsupportedProtocolVersion, Message: "Unsupported protocol version", Data: &data}
 }
 
 // answered records the outcome of an admitted initialize request: ok when

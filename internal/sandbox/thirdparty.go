@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/acpgen/acpgen/internal/node"
 )
 
 // ThirdPartyDir returns the absolute path of interop/thirdparty, whose
@@ -15,14 +17,15 @@ func ThirdPartyDir() string {
 }
 
 // ThirdParty returns the absolute path of rel under the pinned programs'
-// node_modules. It skips the test when node is not installed, and fails it,
-// saying how to install them, when they are not installed.
+// node_modules. It skips the test when node is not installed, and, when
+// they are not installed, skips it saying how to install them, or fails it
+// where node.RequireEnv is set.
 func ThirdParty(t testing.TB, rel string) string {
 	t.Helper()
 	Node(t)
 	path := filepath.Join(ThirdPartyDir(), "node_modules", filepath.FromSlash(rel))
 	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("the pinned third-party programs are not installed: run `make thirdparty` (npm install in %s): %v", ThirdPartyDir(), err)
+		node.Missing(t, "the pinned third-party programs (interop/thirdparty/node_modules) are", "make thirdparty", err)
 	}
 	return path
 }

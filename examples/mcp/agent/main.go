@@ -73,8 +73,10 @@ func (a *agent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.Prom
 }
 
 func main() {
-	a := &agent{Caller: acpmcpv1.NewCaller(nil), servers: map[acpv1.SessionID][]acpv1.MCPServerACP{}}
-	a.conn = acpv1.NewAgentSideConnection(a, os.Stdout, os.Stdin)
-	a.Bind(a.conn)
-	<-a.conn.Done()
+	conn := acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
+		a := &agent{conn: c, Caller: acpmcpv1.NewCaller(nil), servers: map[acpv1.SessionID][]acpv1.MCPServerACP{}}
+		a.Bind(c)
+		return a
+	}, os.Stdout, os.Stdin)
+	<-conn.Done()
 }
