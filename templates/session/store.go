@@ -106,8 +106,10 @@ type TurnRecord struct {
 	// string such as "end_turn"; v2: the idle state update), nil while it
 	// runs.
 	StopReason json.RawMessage
-	// Started and Ended are when the turn started and ended.
-	Started, Ended time.Time
+	// Started is when the turn started.
+	Started time.Time
+	// Ended is when the turn ended; it is zero while the turn runs.
+	Ended time.Time
 }
 
 // TurnState says where a session's last turn is.
