@@ -65,6 +65,12 @@ type conn struct {
 	unclaimed    int               // session streams without a receiver
 	pending      map[string]string // inbound request id → session ("" for the connection stream)
 	clientRoutes map[string]string // outbound request id → session
+	// loads holds the session/load requests waiting for their answer
+	// (request id → session), and loading how many wait per session: while
+	// one waits, the session's messages go to the connection stream with
+	// the answer, so that the replay keeps its place before it.
+	loads   map[string]string
+	loading map[string]int
 }
 
 // broadcastLocked wakes everything that waits for a change of c: a
@@ -150,6 +156,7 @@ func (c *conn) outboundLocked(msg []byte) {
 	if m.isResponse() {
 		route = c.pending[m.idKey()]
 		c.pending = forgetRoute(c.pending, m.idKey())
+		c.loadAnsweredLocked(m.idKey())
 		if m.resultSession != "" {
 			// Never hand out a session id this connection would refuse.
 			if err := c.limits.idTooLong("Session ID", m.resultSession); err != nil {
@@ -158,7 +165,7 @@ func (c *conn) outboundLocked(msg []byte) {
 			}
 		}
 	} else {
-		if m.paramsSession != nil {
+		if m.paramsSession != nil && c.loading[*m.paramsSession] == 0 {
 			route = *m.paramsSession
 		}
 		if m.isRequest() {
@@ -424,6 +431,35 @@ func (c *conn) expect(key, session string) {
 			c.pending = map[string]string{}
 		}
 		c.pending[key] = session
+	}
+}
+
+// expectLoad records session/load request key of session, whose replay
+// and answer go to the connection stream.
+func (c *conn) expectLoad(key, session string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	if c.loads == nil {
+		c.loads, c.loading = map[string]string{}, map[string]int{}
+	}
+	if _, ok := c.loads[key]; !ok {
+		c.loads[key] = session
+		c.loading[session]++
+	}
+}
+
+// loadAnsweredLocked forgets session/load request key once it is answered.
+func (c *conn) loadAnsweredLocked(key string) {
+	session, ok := c.loads[key]
+	if !ok {
+		return
+	}
+	delete(c.loads, key)
+	if c.loading[session]--; c.loading[session] <= 0 {
+		delete(c.loading, session)
 	}
 }
 

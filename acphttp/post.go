@@ -197,6 +197,9 @@ func (c *conn) post(r *http.Request, m *message, body []byte) (int, string) {
 	if m.isRequest() {
 		if m.method == methodSessionLoad {
 			// session/load's replay and response go to the connection stream.
+			if route != "" {
+				c.expectLoad(m.idKey(), route)
+			}
 			route = ""
 		}
 		c.expect(m.idKey(), route)

@@ -75,9 +75,9 @@ func TestAgentWireV2(t *testing.T) {
 	w.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"c","version":"1"}}}`)
 	w.expect(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"acpgen-example-agent","version":"1.0.0"},"capabilities":{"session":{}},"authMethods":[]}}`)
 	// The connection is v2's for good: a v1 initialize reaches the v2 agent,
-	// which reads it as v2 params.
+	// which answers it with the version negotiation's error.
 	w.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
-	if got := w.recv(); !strings.Contains(got, `"id":1,"error":{"code":-32602`) || !strings.Contains(got, `"path":"info"`) {
+	if got := w.recv(); !strings.Contains(got, `"id":1,"error":{"code":-32022`) || !strings.Contains(got, `"supported":[2]`) {
 		t.Errorf("a v1 initialize after v2's: %s", got)
 	}
 	w.send(`{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"/tmp"}}`)

@@ -81,8 +81,10 @@ func unsupportedVersion(params []byte) *Error {
 	if err != nil || f != math.Trunc(f) || f < 0 || f >= 2 {
 		return nil
 	}
-	data := NewErrorDataUnsupportedProtocolVersion(ProtocolVersion(f), []ProtocolVersion{2})
-	return &Error{Code: ErrorCodeUnsupportedProtocolVersion, Message: "Unsupported protocol version", Data: &data}
+	// The code and data by value: older schema revisions name neither.
+	const unsupportedProtocolVersion = -32022
+	return withData(NewError(unsupportedProtocolVersion, "Unsupported protocol version"),
+		map[string]any{"requested": int64(f), "supported": []int{2}})
 }
 
 // answered records the outcome of an admitted initialize request: ok when
