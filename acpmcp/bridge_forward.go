@@ -178,8 +178,7 @@ func (b *Bridge) forward(ctx context.Context, w http.ResponseWriter, serverID st
 		case <-q.ready:
 			if q.overflowed() {
 				<-done
-				sse = startSSE(w, sse)
-				sse.event(jsonRPCError(req.id, CodeResourceLimitExceeded, "MCP notification buffer overflow", nil))
+				b.overflowed(w, sse, req)
 				return
 			}
 			for _, ev := range q.take() {
@@ -191,6 +190,12 @@ func (b *Bridge) forward(ctx context.Context, w http.ResponseWriter, serverID st
 				sse.comment("keepalive")
 			}
 		case res := <-done:
+			if q.overflowed() {
+				// The overflow cancelled the request, which may end before
+				// the queue's signal is read.
+				b.overflowed(w, sse, req)
+				return
+			}
 			if ctx.Err() != nil {
 				return // the HTTP client went away: no one reads an answer
 			}
@@ -210,6 +215,13 @@ func (b *Bridge) forward(ctx context.Context, w http.ResponseWriter, serverID st
 			return
 		}
 	}
+}
+
+// overflowed ends the response of req whose notifications passed the
+// buffer limit with an error event.
+func (b *Bridge) overflowed(w http.ResponseWriter, sse *sseWriter, req httpRequest) {
+	sse = startSSE(w, sse)
+	sse.event(jsonRPCError(req.id, CodeResourceLimitExceeded, "MCP notification buffer overflow", nil))
 }
 
 // omitNil returns nil params as an absent member.
