@@ -132,3 +132,77 @@ func TestMemoryStoreList(t *testing.T) {
 		t.Errorf("a foreign cursor: %v", err)
 	}
 }
+
+// TestMemoryStoreRing: a history that has wrapped around its slots many
+// times, appended one and several at a time, keeps the newest in order
+// with their positions, under either bound.
+func TestMemoryStoreRing(t *testing.T) {
+	ctx := context.Background()
+	m := MemoryStore{MaxUpdates: 20, MaxBytes: 1 << 20}
+	rec := &SessionRecord{ID: "s"}
+	next := 1
+	for batch := 1; next <= 200; batch = batch%7 + 1 {
+		var appended []json.RawMessage
+		for range batch {
+			appended = append(appended, json.RawMessage(fmt.Sprint(next)))
+			next++
+		}
+		if err := m.Save(ctx, rec, appended...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := next - 1
+	seqs, updates := history(t, &m, "s")
+	if len(seqs) != 20 || rec.Updates != uint64(last) || rec.Dropped != uint64(last-20) {
+		t.Fatalf("by count: %d retained, %+v", len(seqs), rec)
+	}
+	for i, seq := range seqs {
+		if want := last - 19 + i; seq != uint64(want) || updates[i] != fmt.Sprint(want) {
+			t.Fatalf("by count: update %d is %d %s, want %d", i, seq, updates[i], want)
+		}
+	}
+	// Three-byte updates under a bound of 10 bytes: the newest three.
+	m.MaxBytes = 10
+	for i := 0; i < 5; i++ {
+		if err := m.Save(ctx, rec, json.RawMessage(fmt.Sprint(100+i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if seqs, updates := history(t, &m, "s"); fmt.Sprint(updates) != "[102 103 104]" || seqs[0] != uint64(last+3) {
+		t.Errorf("by bytes: %v %v", seqs, updates)
+	}
+}
+
+// TestMemoryStoreHistoryWhileSaving: a History that runs while Saves drop
+// the updates it started with reads them all, as they were.
+func TestMemoryStoreHistoryWhileSaving(t *testing.T) {
+	ctx := context.Background()
+	m := MemoryStore{MaxUpdates: 8}
+	rec := &SessionRecord{ID: "s"}
+	for i := 1; i <= 8; i++ {
+		if err := m.Save(ctx, rec, json.RawMessage(fmt.Sprint(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved := make(chan error)
+	var got []string
+	err := m.History(ctx, "s", func(seq uint64, u json.RawMessage) error {
+		if seq == 1 {
+			go func() {
+				var err error
+				for i := 9; i <= 40 && err == nil; i++ {
+					err = m.Save(ctx, rec, json.RawMessage(fmt.Sprint(i)))
+				}
+				saved <- err
+			}()
+			if err := <-saved; err != nil {
+				return err
+			}
+		}
+		got = append(got, string(u))
+		return nil
+	})
+	if err != nil || fmt.Sprint(got) != "[1 2 3 4 5 6 7 8]" {
+		t.Errorf("History: %v, %v", got, err)
+	}
+}

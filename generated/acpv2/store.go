@@ -185,17 +185,27 @@ type MemoryStore struct {
 
 // memorySession is a session of a MemoryStore.
 type memorySession struct {
-	n       uint64 // creation number, 1, 2, …
-	rec     SessionRecord
-	history []json.RawMessage // retained, oldest first, in the blocks of arena
-	bytes   int               // the size of history
-	arena   []byte            // the free end of the block the next update is copied to
+	n   uint64 // creation number, 1, 2, …
+	rec SessionRecord
+	// ring holds the retained history, oldest first from head: count
+	// updates, each in a block of arena. It grows, doubling, to at most
+	// the bound of updates, and then the newest take the slots of the
+	// oldest, so that appending moves none.
+	ring        []json.RawMessage
+	head, count int
+	bytes       int    // the size of the retained history
+	arena       []byte // the free end of the block the next update is copied to
 }
 
-// arenaBlock is the size of the blocks a MemoryStore copies updates into:
-// one allocation for many updates; a block is freed once the updates in
-// it are dropped.
-const arenaBlock = 32 << 10
+// arenaBlock is the size of the blocks a MemoryStore copies updates into,
+// once a session has had a few: one allocation for many updates; a block
+// is freed once the updates in it are dropped. A session's first blocks
+// are smaller (firstBlock, doubling), so that a short history holds
+// little.
+const (
+	arenaBlock = 32 << 10
+	firstBlock = 1 << 10
+)
 
 // keep copies u to the arena of s and returns the copy.
 func (s *memorySession) keep(u json.RawMessage) json.RawMessage {
@@ -203,11 +213,54 @@ func (s *memorySession) keep(u json.RawMessage) json.RawMessage {
 		return append(json.RawMessage(nil), u...)
 	}
 	if cap(s.arena)-len(s.arena) < len(u) {
-		s.arena = make([]byte, 0, arenaBlock)
+		size := min(max(2*cap(s.arena), firstBlock), arenaBlock)
+		for size < len(u) {
+			size *= 2
+		}
+		s.arena = make([]byte, 0, size)
 	}
 	start := len(s.arena)
 	s.arena = append(s.arena, u...)
 	return s.arena[start:len(s.arena):len(s.arena)]
+}
+
+// push appends u, copied, to the retained history of s, first dropping
+// the oldest updates as many as it takes for u to fit in maxUpdates
+// updates and maxBytes bytes; it returns how many it dropped, u itself
+// counted when it alone is larger than maxBytes.
+func (s *memorySession) push(u json.RawMessage, maxUpdates, maxBytes int) (dropped int) {
+	for s.count > 0 && (s.count >= maxUpdates || s.bytes+len(u) > maxBytes) {
+		s.bytes -= len(s.ring[s.head])
+		s.ring[s.head] = nil
+		s.head = (s.head + 1) % len(s.ring)
+		s.count--
+		dropped++
+	}
+	if len(u) > maxBytes {
+		return dropped + 1
+	}
+	if s.count == len(s.ring) {
+		s.grow(min(max(2*len(s.ring), 16), maxUpdates))
+	}
+	s.ring[(s.head+s.count)%len(s.ring)] = s.keep(u)
+	s.count++
+	s.bytes += len(u)
+	return dropped
+}
+
+// grow moves the retained history of s to a ring of n slots, oldest
+// first; n is at least one more than it holds.
+func (s *memorySession) grow(n int) {
+	ring := make([]json.RawMessage, n)
+	s.copyTo(ring)
+	s.ring, s.head = ring, 0
+}
+
+// copyTo copies the retained history of s, oldest first, to dst, which
+// has room for it.
+func (s *memorySession) copyTo(dst []json.RawMessage) {
+	n := copy(dst[:s.count], s.ring[s.head:min(s.head+s.count, len(s.ring))])
+	copy(dst[n:s.count], s.ring)
 }
 
 // Save writes rec and appends appended to its history (SessionStore).
@@ -230,22 +283,11 @@ func (m *MemoryStore) Save(ctx context.Context, rec *SessionRecord, appended ...
 		m.sessions[rec.ID] = s
 		m.order = append(m.order, s)
 	}
-	for _, u := range appended {
-		s.history = append(s.history, s.keep(u))
-		s.bytes += len(u)
-	}
 	rec.Updates = s.rec.Updates + uint64(len(appended))
 	rec.Dropped = s.rec.Dropped
 	maxUpdates, maxBytes := orDefault(m.MaxUpdates, DefaultHistoryUpdates), orDefault(m.MaxBytes, DefaultHistoryBytes)
-	drop := 0
-	for len(s.history)-drop > maxUpdates || s.bytes > maxBytes && drop < len(s.history) {
-		s.bytes -= len(s.history[drop])
-		drop++
-	}
-	if drop > 0 {
-		clear(s.history[:drop])
-		s.history = s.history[drop:]
-		rec.Dropped += uint64(drop)
+	for _, u := range appended {
+		rec.Dropped += uint64(s.push(u, maxUpdates, maxBytes))
 	}
 	rec.Revision++
 	s.rec = *rec
@@ -280,7 +322,10 @@ func (m *MemoryStore) History(ctx context.Context, id SessionID, f func(seq uint
 		m.mu.Unlock()
 		return ErrSessionNotStored
 	}
-	history, first := s.history[:len(s.history):len(s.history)], s.rec.Dropped+1
+	// The updates stay as they are; their slots do not: a Save may
+	// reuse them once the lock is released.
+	history, first := make([]json.RawMessage, s.count), s.rec.Dropped+1
+	s.copyTo(history)
 	m.mu.Unlock()
 	for i, u := range history {
 		if err := ctx.Err(); err != nil {

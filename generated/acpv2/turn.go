@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -116,11 +117,16 @@ type turnSession struct {
 	cwd     AbsolutePath
 	rec     *SessionRecord
 	scratch []byte // the JSON of the last update sent, for the store; guarded by send
-	state   *SessionState
-	turn    *Turn         // the running turn, nil when idle
-	held    []*heldPrompt // prompts waiting for their turn, in order
-	changed chan struct{} // closed and replaced when turn or held change
-	send    sync.Mutex
+	// sent is the notification being encoded and appended the update
+	// being saved, kept here for the runner not to allocate them for each
+	// update; guarded by send.
+	sent     UpdateSessionNotification
+	appended [1]json.RawMessage
+	state    *SessionState
+	turn     *Turn         // the running turn, nil when idle
+	held     []*heldPrompt // prompts waiting for their turn, in order
+	changed  chan struct{} // closed and replaced when turn or held change
+	send     sync.Mutex
 	// cancelledTo is the arrival number (requestSeq) of the last request
 	// read before the last session/cancel: prompts up to it are refused.
 	cancelledTo uint64
@@ -225,6 +231,7 @@ func (r *TurnRunner) insert(s *turnSession, p *PromptRequest) *Turn {
 	t := &Turn{runner: r, session: s, request: p, done: make(chan struct{}),
 		user: MessageID(r.newID("msg_")), reply: MessageID(r.newID("msg_"))}
 	t.ctx, t.cancel = context.WithCancel(r.conn.ctx)
+	t.saveCtx = context.WithoutCancel(t.ctx)
 	s.turn = t
 	if r.running == 0 {
 		r.drained = make(chan struct{})
@@ -283,7 +290,7 @@ func (r *TurnRunner) runTurn(t *Turn) {
 	}
 	err := r.call(t)
 	t.mu.Lock()
-	t.ended = true // no state update of the turn's calls from here on
+	t.ended.Store(true) // no state update of the turn's calls from here on
 	t.mu.Unlock()
 	_ = r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(err))))
 }

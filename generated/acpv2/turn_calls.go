@@ -24,12 +24,13 @@ type Turn struct {
 	reply     MessageID // the id of the agent's message that Say adds to
 	ctx       context.Context
 	cancel    context.CancelFunc
-	cancelled atomic.Bool   // by session/cancel or session/close
-	done      chan struct{} // closed once the turn has ended
+	cancelled atomic.Bool     // by session/cancel or session/close
+	done      chan struct{}   // closed once the turn has ended
+	saveCtx   context.Context // ctx without its cancellation, for the store
 
-	mu      sync.Mutex // orders the state updates of the calls
-	waiting int        // calls that wait on the client
-	ended   bool       // the TurnFunc has returned
+	mu      sync.Mutex  // orders the state updates of the calls
+	waiting int         // calls that wait on the client
+	ended   atomic.Bool // the TurnFunc has returned; set with mu held
 }
 
 // SessionID returns the id of the turn's session.
@@ -60,13 +61,14 @@ func (t *Turn) Say(ctx context.Context, text string) error {
 // TurnFunc's, or one derived from it) is done: send the final updates of
 // cancelled work with context.WithoutCancel(ctx).
 func (t *Turn) Update(ctx context.Context, u SessionUpdate) error {
-	t.mu.Lock()
-	ended := t.ended
-	t.mu.Unlock()
-	if ended {
+	if t.ended.Load() {
 		return errTurnEnded
 	}
-	return t.runner.emit(ctx, t.session, u)
+	save := t.saveCtx
+	if ctx != t.ctx {
+		save = context.WithoutCancel(ctx)
+	}
+	return t.runner.emitWith(ctx, save, t.session, u)
 }
 
 // RequestPermission asks the client for permission with
@@ -119,7 +121,7 @@ func (t *Turn) block() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.waiting++
-	if t.waiting == 1 && !t.ended && !t.Cancelled() {
+	if t.waiting == 1 && !t.ended.Load() && !t.Cancelled() {
 		_ = t.runner.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRequiresAction()))
 	}
 }
@@ -130,7 +132,7 @@ func (t *Turn) unblock() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.waiting--
-	if t.waiting == 0 && !t.ended && !t.Cancelled() {
+	if t.waiting == 0 && !t.ended.Load() && !t.Cancelled() {
 		_ = t.runner.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRunning()))
 	}
 }

@@ -22,6 +22,12 @@ const protocolVersion = 2
 // resume sends afresh), in its history: what the client was sent is what
 // a session/resume with replayFrom replays.
 func (r *TurnRunner) emit(ctx context.Context, s *turnSession, u SessionUpdate) error {
+	return r.emitWith(ctx, context.WithoutCancel(ctx), s, u)
+}
+
+// emitWith is emit, given save, the context of the store's Save: ctx
+// without its cancellation, for the history to have what was sent.
+func (r *TurnRunner) emitWith(ctx, save context.Context, s *turnSession, u SessionUpdate) error {
 	n := NewUpdateSessionNotification(s.id, u)
 	state, isState := u.Value.(*SessionUpdateStateUpdate)
 	s.send.Lock()
@@ -44,9 +50,12 @@ func (r *TurnRunner) emit(ctx context.Context, s *turnSession, u SessionUpdate) 
 		s.noteState(state.StateUpdate)
 	}
 	if isState || ctx.Value(replayKey{}) != nil {
-		return r.store.Save(context.WithoutCancel(ctx), s.rec)
+		return r.store.Save(save, s.rec)
 	}
-	return r.store.Save(context.WithoutCancel(ctx), s.rec, raw)
+	s.appended[0] = raw
+	err = r.store.Save(save, s.rec, s.appended[:]...)
+	s.appended[0] = nil
+	return err
 }
 
 // replayKey marks the context of a replay: the updates that
@@ -160,25 +169,27 @@ func (r *TurnRunner) storeError(err error) error {
 // returns the JSON of its params as sent, for the history, in s.scratch,
 // valid until the next call: encoded once, in the connection's buffer,
 // then copied, unless middleware sees the connection's calls (it is given
-// n, and the JSON encoded apart). s.send is held.
+// a copy of n, and the JSON encoded apart). n is not kept. s.send is held.
 func (r *TurnRunner) sendRecorded(ctx context.Context, s *turnSession, n *UpdateSessionNotification) (json.RawMessage, error) {
 	c := r.conn.connection
 	if c.mw != nil {
-		raw, err := appendAny(s.scratch[:0], n)
+		sent := *n
+		raw, err := appendAny(s.scratch[:0], &sent)
 		if err != nil {
 			return nil, err
 		}
 		s.scratch = raw
-		return raw, c.notify(ctx, MethodUpdateSession, n)
+		return raw, c.notify(ctx, MethodUpdateSession, &sent)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	s.sent = *n
 	var raw json.RawMessage
 	err := c.send(ctx, sendQueue, func(b []byte) ([]byte, error) {
 		b = append(b, `{"jsonrpc":"2.0","method":"session/update","params":`...)
 		start := len(b)
-		b, err := appendAny(b, n)
+		b, err := appendAny(b, &s.sent)
 		if err != nil {
 			return nil, err
 		}
@@ -186,5 +197,6 @@ func (r *TurnRunner) sendRecorded(ctx context.Context, s *turnSession, n *Update
 		raw = s.scratch
 		return append(b, '}'), nil
 	})
+	s.sent = UpdateSessionNotification{} // not to keep the update
 	return raw, err
 }
