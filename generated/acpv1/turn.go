@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -127,6 +128,11 @@ type turnSession struct {
 	send    sync.Mutex
 	rec     *SessionRecord
 	scratch []byte // the JSON of the last update sent, for the store
+	// sent is the notification being encoded and appended the update
+	// being saved, kept here for the runner not to allocate them for each
+	// update; guarded by send.
+	sent     SessionNotification
+	appended [1]json.RawMessage
 	// cancelledTo is the arrival number (requestSeq) of the last request
 	// read before the last session/cancel: prompts up to it are refused.
 	cancelledTo uint64
@@ -250,6 +256,7 @@ func (s *turnSession) removeHeld(h *heldPrompt) {
 func (r *TurnRunner) insert(ctx context.Context, s *turnSession, p *PromptRequest) *Turn {
 	t := &Turn{runner: r, session: s, request: p, done: make(chan struct{})}
 	t.ctx, t.cancel = context.WithCancel(ctx)
+	t.saveCtx = context.WithoutCancel(t.ctx)
 	s.turn = t
 	if r.running == 0 {
 		r.drained = make(chan struct{})

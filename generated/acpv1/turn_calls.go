@@ -22,8 +22,9 @@ type Turn struct {
 	request   *PromptRequest
 	ctx       context.Context
 	cancel    context.CancelFunc
-	cancelled atomic.Bool   // by session/cancel or session/close
-	done      chan struct{} // closed once the turn has ended
+	cancelled atomic.Bool     // by session/cancel or session/close
+	done      chan struct{}   // closed once the turn has ended
+	saveCtx   context.Context // ctx without its cancellation, for the store
 
 	mu    sync.RWMutex // held to read while a call sends, to write to end the turn
 	ended bool         // the TurnFunc has returned
@@ -70,7 +71,11 @@ func (t *Turn) Update(ctx context.Context, u SessionUpdate) error {
 	if t.ended {
 		return errTurnEnded
 	}
-	return t.runner.emit(ctx, t.session, NewSessionNotification(t.session.id, u))
+	save := t.saveCtx
+	if ctx != t.ctx {
+		save = context.WithoutCancel(ctx)
+	}
+	return t.runner.emitWith(ctx, save, t.session, NewSessionNotification(t.session.id, u))
 }
 
 // finish ends the turn for its calls: what they send after is dropped.

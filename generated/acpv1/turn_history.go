@@ -20,6 +20,13 @@ const protocolVersion = 1
 // session's record and history: what the client was sent is what a
 // session/load replays.
 func (r *TurnRunner) emit(ctx context.Context, s *turnSession, n *SessionNotification) error {
+	return r.emitWith(ctx, context.WithoutCancel(ctx), s, n)
+}
+
+// emitWith is emit, given save, the context of the store's Save: ctx
+// without its cancellation, for the history to have what was sent. n is
+// not kept.
+func (r *TurnRunner) emitWith(ctx, save context.Context, s *turnSession, n *SessionNotification) error {
 	s.send.Lock()
 	defer s.send.Unlock()
 	raw, err := r.sendRecorded(ctx, s, n)
@@ -28,9 +35,12 @@ func (r *TurnRunner) emit(ctx context.Context, s *turnSession, n *SessionNotific
 	}
 	s.note(n.Update)
 	if ctx.Value(replayKey{}) != nil {
-		return r.store.Save(context.WithoutCancel(ctx), s.rec)
+		return r.store.Save(save, s.rec)
 	}
-	return r.store.Save(context.WithoutCancel(ctx), s.rec, raw)
+	s.appended[0] = raw
+	err = r.store.Save(save, s.rec, s.appended[:]...)
+	s.appended[0] = nil
+	return err
 }
 
 // replayKey marks the context of a replay: the updates that
@@ -121,25 +131,27 @@ func (r *TurnRunner) replay(ctx context.Context, s *turnSession) error {
 // returns the JSON of its params as sent, for the history, in s.scratch,
 // valid until the next call: encoded once, in the connection's buffer,
 // then copied, unless middleware sees the connection's calls (it is given
-// n, and the JSON encoded apart). s.send is held.
+// a copy of n, and the JSON encoded apart). n is not kept. s.send is held.
 func (r *TurnRunner) sendRecorded(ctx context.Context, s *turnSession, n *SessionNotification) (json.RawMessage, error) {
 	c := r.conn.connection
 	if c.mw != nil {
-		raw, err := appendAny(s.scratch[:0], n)
+		sent := *n
+		raw, err := appendAny(s.scratch[:0], &sent)
 		if err != nil {
 			return nil, err
 		}
 		s.scratch = raw
-		return raw, c.notify(ctx, MethodSessionUpdate, n)
+		return raw, c.notify(ctx, MethodSessionUpdate, &sent)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	s.sent = *n
 	var raw json.RawMessage
 	err := c.send(ctx, sendQueue, func(b []byte) ([]byte, error) {
 		b = append(b, `{"jsonrpc":"2.0","method":"session/update","params":`...)
 		start := len(b)
-		b, err := appendAny(b, n)
+		b, err := appendAny(b, &s.sent)
 		if err != nil {
 			return nil, err
 		}
@@ -147,5 +159,6 @@ func (r *TurnRunner) sendRecorded(ctx context.Context, s *turnSession, n *Sessio
 		raw = s.scratch
 		return append(b, '}'), nil
 	})
+	s.sent = SessionNotification{} // not to keep the update
 	return raw, err
 }
