@@ -109,6 +109,7 @@ const (
 	RemoteResumeUnknownCursor   // remote.resume.unknown-cursor
 	RemoteResumeCursors         // remote.resume.cursors
 	RemoteResumeState           // remote.resume.state
+	RemoteResumeKeepAlive       // remote.resume.keepalive
 	AgentSessionV2ReplayStart   // agent.session.v2-replay-start
 	AgentSessionV2ReplayCursor  // agent.session.v2-replay-cursor
 )
@@ -213,6 +214,7 @@ var idNames = [...]string{
 	RemoteResumeUnknownCursor:   "remote.resume.unknown-cursor",
 	RemoteResumeCursors:         "remote.resume.cursors",
 	RemoteResumeState:           "remote.resume.state",
+	RemoteResumeKeepAlive:       "remote.resume.keepalive",
 	AgentSessionV2ReplayStart:   "agent.session.v2-replay-start",
 	AgentSessionV2ReplayCursor:  "agent.session.v2-replay-cursor",
 }

@@ -23,6 +23,13 @@ type RemoteOptions struct {
 	NoBodyLimit bool
 	// NoSlowReader skips the checks that stall a stream (remote.*.slow-reader).
 	NoSlowReader bool
+	// KeepAlive is the interval of the keep-alives expected of an idle
+	// stream of an endpoint that advertises resumable streams
+	// (remote.resume.keepalive, which waits up to twice it); 0 means 15 s,
+	// acphttp's default.
+	KeepAlive time.Duration
+	// NoKeepAlive skips the wait for a keep-alive (remote.resume.keepalive).
+	NoKeepAlive bool
 	// Versions lists the protocol versions the endpoint is expected to
 	// serve; the transport checks initialize with the lowest of 1 and 2
 	// listed (version 1 when none is).
@@ -73,6 +80,9 @@ func remoteInitialize(versions []int) []byte {
 func CheckRemote(ctx context.Context, endpoint string, opts RemoteOptions) *Report {
 	if opts.Timeout == 0 {
 		opts.Timeout = 3 * time.Second
+	}
+	if opts.KeepAlive <= 0 {
+		opts.KeepAlive = defaultKeepAlive
 	}
 	r := &remoteRun{ctx: ctx, rep: &Report{Mode: "remote", Target: endpoint, Started: time.Now()}, url: endpoint, opts: opts, client: opts.Client, start: time.Now(), init: remoteInitialize(opts.Versions)}
 	if r.client == nil {

@@ -11,7 +11,7 @@ import (
 
 // The requirements of the draft RFD "Durable & Resumable HTTP/WS
 // Transport", judged where an endpoint advertises resumable streams.
-var resumeRequirements = []ID{RemoteResumeCursors, RemoteResumeReplay, RemoteResumeUnknownCursor, RemoteResumeState}
+var resumeRequirements = []ID{RemoteResumeCursors, RemoteResumeReplay, RemoteResumeUnknownCursor, RemoteResumeState, RemoteResumeKeepAlive}
 
 // checkResume judges resumable streams, on a connection of its own: where
 // the initialize result does not advertise them, every check is not
@@ -58,6 +58,56 @@ func (r *remoteRun) checkResume() {
 	r.checkReplay(header, evs)
 	r.checkUnknownCursor(header)
 	r.checkResumeState(header, sid)
+	r.checkKeepAlive(header, evs[len(evs)-1].id)
+}
+
+// defaultKeepAlive is the keep-alive interval expected when
+// RemoteOptions.KeepAlive is 0: acphttp's default.
+const defaultKeepAlive = 15 * time.Second
+
+// checkKeepAlive resumes the connection's stream after last, its last
+// event (taking it over from an earlier receiver), and, while nothing is
+// sent on it, waits for a keep-alive, an SSE comment, for up to twice the
+// expected interval.
+func (r *remoteRun) checkKeepAlive(header map[string]string, last string) {
+	if r.opts.NoKeepAlive {
+		r.verdict(RemoteResumeKeepAlive, NotExercised, "skipped (NoKeepAlive)")
+		return
+	}
+	h := map[string]string{"Last-Event-ID": last}
+	for k, v := range header {
+		h[k] = v
+	}
+	s, err := r.openSSE(h)
+	if err != nil || s.resp.StatusCode != http.StatusOK {
+		if s != nil {
+			s.close()
+		}
+		r.verdict(RemoteResumeKeepAlive, Fail, "resuming the connection's stream after %q failed", last)
+		return
+	}
+	defer s.close()
+	wait := 2 * r.opts.KeepAlive
+	start := time.Now()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.comments:
+			r.logf("<", ": (a comment)")
+			r.verdict(RemoteResumeKeepAlive, Pass, "a keep-alive (an SSE comment) after %v of an idle stream", time.Since(start).Round(time.Millisecond))
+			return
+		case _, ok := <-s.events:
+			if ok {
+				continue // not idle: what was queued for the stream
+			}
+			r.verdict(RemoteResumeKeepAlive, Fail, "the stream ended after %v of silence, without a keep-alive", time.Since(start).Round(time.Millisecond))
+			return
+		case <-t.C:
+			r.verdict(RemoteResumeKeepAlive, Fail, "an idle stream sent nothing for %v, twice the expected keep-alive interval (RemoteOptions.KeepAlive, -keepalive): a client takes a stream silent for five intervals for dead", wait)
+			return
+		}
+	}
 }
 
 // resumeEvents opens the connection's stream, sends three session/new and

@@ -30,6 +30,8 @@ type sseStream struct {
 	positions bool
 	// refusal holds the start of the body of an answer other than 200.
 	refusal []byte
+	// comments is signalled at each comment line (a keep-alive).
+	comments chan struct{}
 }
 
 // openSSE sends the GET of a stream and, when it is answered 200, reads
@@ -59,7 +61,7 @@ func (r *remoteRun) openSSEWith(parent context.Context, tr http.RoundTripper, he
 		return nil, err
 	}
 	r.logf("<", "%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
-	s := &sseStream{resp: resp, events: make(chan sseEvent, 64), cancel: cancel}
+	s := &sseStream{resp: resp, events: make(chan sseEvent, 64), cancel: cancel, comments: make(chan struct{}, 1)}
 	if resp.StatusCode != http.StatusOK {
 		s.refusal, _ = io.ReadAll(io.LimitReader(resp.Body, 4096))
 		resp.Body.Close()
@@ -103,6 +105,10 @@ func (s *sseStream) read() {
 			}
 			ev, data = sseEvent{}, nil
 		case strings.HasPrefix(line, ":"):
+			select {
+			case s.comments <- struct{}{}:
+			default:
+			}
 		case strings.HasPrefix(line, "data:"):
 			data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
 		case strings.HasPrefix(line, "id:"):

@@ -1,6 +1,7 @@
 package acpcheck
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log"
@@ -214,7 +215,8 @@ func TestPlantedSubprotocol(t *testing.T) {
 // TestRemoteResumable: acphttp's server with resumable streams passes the
 // remote.resume checks; without them, they are not applicable.
 func TestRemoteResumable(t *testing.T) {
-	r := CheckRemote(context.Background(), serveFakeOptions(t, nil, &acphttp.Options{Resumable: &acphttp.Resumable{}}), RemoteOptions{Timeout: 2 * time.Second})
+	r := CheckRemote(context.Background(), serveFakeOptions(t, nil, &acphttp.Options{Resumable: &acphttp.Resumable{KeepAlive: 200 * time.Millisecond}}),
+		RemoteOptions{Timeout: 2 * time.Second, KeepAlive: 200 * time.Millisecond})
 	if !r.OK() {
 		t.Fatal(r.Text())
 	}
@@ -241,9 +243,43 @@ func TestPlantedResumeFaults(t *testing.T) {
 			h.ServeHTTP(w, r)
 		})
 	}
-	r := CheckRemote(context.Background(), serveFakeOptions(t, ignore, &acphttp.Options{Resumable: &acphttp.Resumable{}}), RemoteOptions{Timeout: time.Second})
+	r := CheckRemote(context.Background(), serveFakeOptions(t, ignore, &acphttp.Options{Resumable: &acphttp.Resumable{}}), RemoteOptions{Timeout: time.Second, NoKeepAlive: true})
 	for _, id := range []ID{RemoteResumeReplay, RemoteResumeUnknownCursor} {
 		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Fail {
+			t.Errorf("%s: %+v", id, vs)
+		}
+	}
+}
+
+// noComments is a ResponseWriter that drops the SSE comments written to
+// it: a server without keep-alives.
+type noComments struct{ http.ResponseWriter }
+
+func (w noComments) Write(b []byte) (int, error) {
+	if bytes.HasPrefix(b, []byte(":")) {
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w noComments) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w noComments) Flush() { http.NewResponseController(w.ResponseWriter).Flush() }
+
+// TestPlantedNoKeepAlive: a resumable server whose idle streams send no
+// keep-alive fails remote.resume.keepalive, after twice the interval, and
+// passes the other resume checks.
+func TestPlantedNoKeepAlive(t *testing.T) {
+	silent := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(noComments{w}, r) })
+	}
+	url := serveFakeOptions(t, silent, &acphttp.Options{Resumable: &acphttp.Resumable{KeepAlive: 100 * time.Millisecond}})
+	r := CheckRemote(context.Background(), url, RemoteOptions{Timeout: time.Second, KeepAlive: 100 * time.Millisecond, NoBodyLimit: true, NoSlowReader: true})
+	if vs := r.Find(RemoteResumeKeepAlive); len(vs) != 1 || vs[0].Status != Fail || !strings.Contains(vs[0].Detail, "200ms") {
+		t.Errorf("%s: %+v", RemoteResumeKeepAlive, vs)
+	}
+	for _, id := range []ID{RemoteResumeCursors, RemoteResumeReplay, RemoteResumeUnknownCursor} {
+		if vs := r.Find(id); len(vs) != 1 || vs[0].Status != Pass {
 			t.Errorf("%s: %+v", id, vs)
 		}
 	}

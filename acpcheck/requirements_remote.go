@@ -25,6 +25,7 @@ func init() {
 		Requirement{RemoteResumeReplay, Must, "Where resumable streams are advertised: a GET with Last-Event-ID of a stream's event gets every event after it again, identical and in order.", pageRemote},
 		Requirement{RemoteResumeUnknownCursor, Must, "Where resumable streams are advertised: a Last-Event-ID the stream never gave is refused with 409, never answered with a live stream.", pageRemote},
 		Requirement{RemoteResumeState, Should, `Where resumable streams are advertised: after a session's stream is resumed, the session's state comes first (v2 a state_update; v1 the advisory _meta["acp/turnState"]).`, pageRemote},
+		Requirement{RemoteResumeKeepAlive, Should, "Where resumable streams are advertised: an idle stream sends keep-alives (SSE comments) at an interval, so that a client tells a quiet stream from a dead one (silent for five intervals); judged against the interval the kit is given (15 s by default), within twice it.", pageRemote},
 		Requirement{RemoteWSUpgrade, Must, "A GET with Upgrade: websocket is answered 101 with an Acp-Connection-Id, and initialize sent as a text frame is answered in a text frame.", pageRemote},
 		Requirement{RemoteWSTextFrames, Must, "Every frame the server sends carries one JSON-RPC message in a text frame.", pageRemote},
 		Requirement{RemoteWSBinaryIgnored, Should, "A binary frame is ignored: the connection goes on.", pageRemote},

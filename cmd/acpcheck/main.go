@@ -59,6 +59,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 	sandbox := fs.Bool("sandbox", false, "agent mode: run the command with no network (Linux: unshare -rn), an empty environment but PATH and a temporary HOME")
 	noBodyLimit := fs.Bool("no-body-limit", false, "remote mode: do not send the 17 MiB body")
 	noSlowReader := fs.Bool("no-slow-reader", false, "remote mode: do not stall a stream with a flood of session/new")
+	keepAlive := fs.Duration("keepalive", 15*time.Second, "remote mode: the keep-alive interval expected of a resumable endpoint's idle streams")
+	noKeepAlive := fs.Bool("no-keepalive", false, "remote mode: do not wait for a keep-alive on an idle stream")
 	listen := fs.String("listen", "", "client mode: check a remote client, serving http://`ADDR`/acp (Streamable HTTP and WebSocket) instead of stdio")
 	reportOut := fs.String("report", "", "client mode: write the text report to `FILE` (default stderr)")
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), usage); fs.PrintDefaults() }
@@ -104,7 +106,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) 
 		if fs.NArg() != 1 {
 			return 2, errors.New("remote takes one URL")
 		}
-		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Versions: vs, Timeout: *timeout, NoBodyLimit: *noBodyLimit, NoSlowReader: *noSlowReader})
+		rep = acpcheck.CheckRemote(ctx, fs.Arg(0), acpcheck.RemoteOptions{Versions: vs, Timeout: *timeout, NoBodyLimit: *noBodyLimit, NoSlowReader: *noSlowReader,
+			KeepAlive: *keepAlive, NoKeepAlive: *noKeepAlive})
 	case "client":
 		var code int
 		var err error
