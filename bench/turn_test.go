@@ -13,7 +13,9 @@ import (
 	"github.com/acpgen/acpgen/internal/cputime"
 )
 
-// The turn runtimes against the connection they drive: one op is one
+// The turn runtimes against the connection they drive (raw: the
+// connection alone; history: a TurnRunner with its default history;
+// nohistory: one whose store keeps no history): one op is one
 // agent_message_chunk sent by an agent, either by Turn.Say inside a turn
 // of a TurnRunner or by the connection's own session/update method, the
 // way an agent without the runtime sends it. The agent writes to a sink
@@ -209,11 +211,11 @@ type turnCase struct {
 
 var turnCases = []turnCase{
 	{"v1/raw", rawV1},
-	{"v1/runner", func(b *testing.B) { runnerV1(b, nil) }},
-	{"v1/runner-nohistory", func(b *testing.B) { runnerV1(b, &historyOffV1{}) }},
+	{"v1/history", func(b *testing.B) { runnerV1(b, nil) }},
+	{"v1/nohistory", func(b *testing.B) { runnerV1(b, &historyOffV1{}) }},
 	{"v2/raw", rawV2},
-	{"v2/runner", func(b *testing.B) { runnerV2(b, nil) }},
-	{"v2/runner-nohistory", func(b *testing.B) { runnerV2(b, &historyOffV2{}) }},
+	{"v2/history", func(b *testing.B) { runnerV2(b, nil) }},
+	{"v2/nohistory", func(b *testing.B) { runnerV2(b, &historyOffV2{}) }},
 }
 
 func rawV1(b *testing.B) {

@@ -106,6 +106,15 @@ func main() {
 		check("session/update notifications per second vs coder (×)", ns("ConnNotify/coder")/g, 3, true)
 		check("request round trips per second vs coder (×)", ns("ConnRoundTrip/coder")/ns("ConnRoundTrip/acpgen"), 3, true)
 	}
+	for _, v := range []string{"v1", "v2"} {
+		raw := ns("TurnSay/" + v + "/raw")
+		if raw == 0 {
+			continue
+		}
+		fmt.Printf("turn runtime %s (Turn.Say against the connection's session/update)\n", v)
+		check("runner without history over the connection (%)", 100*(ns("TurnSay/"+v+"/nohistory")/raw-1), 10, false)
+		check("runner with its default history over the connection (%)", 100*(ns("TurnSay/"+v+"/history")/raw-1), 25, false)
+	}
 	if k, u := ns("Fallback/known"), ns("Fallback/unknown"); k > 0 {
 		fmt.Println("fallback")
 		check("unknown variant decode time vs known (×)", u/k, 1, false)
