@@ -129,13 +129,17 @@ func (l *streamLog) cursor(n uint64) string {
 // stamp numbers msg, the stream's next message: it returns msg with its
 // cursor in _meta, as an SSE event when the stream is one.
 func (l *streamLog) stamp(msg []byte, m *message) []byte {
-	c := l.cursor(l.next)
+	n := l.next
 	l.next++
-	q, _ := jsontext.AppendQuote(nil, c)
 	where := "params"
 	if m.isResponse() {
 		where = "result"
 	}
+	if at, ok := plainMetaPlace(msg, where); ok {
+		return l.stampAt(msg, at, n)
+	}
+	c := l.cursor(n)
+	q, _ := jsontext.AppendQuote(nil, c)
 	msg = withMeta(msg, where, metaCursor, q)
 	if !l.framed {
 		return msg
@@ -146,6 +150,80 @@ func (l *streamLog) stamp(msg []byte, m *message) []byte {
 	ev = append(ev, "\ndata: "...)
 	ev = append(ev, msg...)
 	return append(ev, "\n\n"...)
+}
+
+// stampAt is stamp for a message whose params (or result) object opens
+// just before at and has no _meta: the cursor's _meta goes first in it,
+// and the message, stamped and framed, is written in one allocation, as
+// withMeta and the framing would write it.
+func (l *streamLog) stampAt(msg []byte, at int, n uint64) []byte {
+	size := len(msg) + len(`"_meta":{"acp/cursor":""},`) + len(l.tag) + 21
+	if l.framed {
+		size += len("id: \ndata: \n\n") + len(l.tag) + 21
+	}
+	out := make([]byte, 0, size)
+	if l.framed {
+		out = append(out, "id: "...)
+		out = l.appendCursor(out, n)
+		out = append(out, "\ndata: "...)
+	}
+	out = append(out, msg[:at]...)
+	out = append(out, `"_meta":{"`+metaCursor+`":"`...)
+	out = l.appendCursor(out, n)
+	out = append(out, `"}`...)
+	if msg[at] != '}' {
+		out = append(out, ',')
+	}
+	out = append(out, msg[at:]...)
+	if l.framed {
+		out = append(out, "\n\n"...)
+	}
+	return out
+}
+
+// appendCursor appends the cursor of the message numbered n: its
+// characters (hex digits, a dot, digits) need no escaping in JSON.
+func (l *streamLog) appendCursor(b []byte, n uint64) []byte {
+	b = append(b, l.tag...)
+	b = append(b, '.')
+	return strconv.AppendUint(b, n, 10)
+}
+
+// plainMetaPlace returns the offset just inside the object of member
+// where ("params" or "result") of msg when msg is in the layout the
+// generated connections write and has no _meta anywhere:
+// {"jsonrpc":"2.0", then "id" as digits, "method" as a plain string, or
+// both, then where's object. For any other message ok is false, and
+// withMeta finds the place by reading the message.
+func plainMetaPlace(msg []byte, where string) (at int, ok bool) {
+	const head = `{"jsonrpc":"2.0",`
+	if !bytes.HasPrefix(msg, []byte(head)) || bytes.Contains(msg, []byte(`"_meta"`)) {
+		return 0, false
+	}
+	i := len(head)
+	if bytes.HasPrefix(msg[i:], []byte(`"id":`)) {
+		j := i + len(`"id":`)
+		for j < len(msg) && msg[j] >= '0' && msg[j] <= '9' {
+			j++
+		}
+		if j == i+len(`"id":`) || j == len(msg) || msg[j] != ',' {
+			return 0, false
+		}
+		i = j + 1
+	}
+	if bytes.HasPrefix(msg[i:], []byte(`"method":"`)) {
+		j := i + len(`"method":"`)
+		end := bytes.IndexByte(msg[j:], '"')
+		if end < 0 || bytes.IndexByte(msg[j:j+end], '\\') >= 0 || j+end+1 >= len(msg) || msg[j+end+1] != ',' {
+			return 0, false
+		}
+		i = j + end + 2
+	}
+	member := `"` + where + `":{`
+	if !bytes.HasPrefix(msg[i:], []byte(member)) || i+len(member) >= len(msg) {
+		return 0, false
+	}
+	return i + len(member), true
 }
 
 // retain keeps msg, just sent, dropping what is past the retention.
