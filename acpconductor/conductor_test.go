@@ -112,8 +112,8 @@ var chainCases = []chainCase{
 }
 
 // runChain runs the chain in the test's process, its peer the returned
-// pipes, and returns its error channel.
-func runChain(t *testing.T, components []string, opts *Options) (w io.WriteCloser, r io.Reader, done <-chan error) {
+// pipes; done is closed when Run returns, and *runErr is what it returned.
+func runChain(t *testing.T, components []string, opts *Options) (w io.WriteCloser, r io.Reader, done <-chan struct{}, runErr *error) {
 	t.Helper()
 	var cmds [][]string
 	for _, c := range components {
@@ -125,18 +125,19 @@ func runChain(t *testing.T, components []string, opts *Options) (w io.WriteClose
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	errc := make(chan error, 1)
+	ended := make(chan struct{})
+	var err error
 	go func() {
-		err := Run(context.Background(), cmds, inR, outW, opts)
+		defer close(ended)
+		err = Run(context.Background(), cmds, inR, outW, opts)
 		outW.CloseWithError(io.EOF)
-		errc <- err
 	}()
 	t.Cleanup(func() {
 		inW.Close()
 		go io.Copy(io.Discard, outR)
-		<-errc
+		<-ended
 	})
-	return inW, outR, errc
+	return inW, outR, ended, &err
 }
 
 // v1Client prints the agent's text chunks and allows every permission.
@@ -191,7 +192,9 @@ func withAgent(t *testing.T, c chainCase) []string {
 	return append(c.proxies(t), quote(bin(t, "agent")))
 }
 
-func wantChunks(c chainCase) []string { return append(append([]string(nil), c.want...), "permission: allow") }
+func wantChunks(c chainCase) []string {
+	return append(append([]string(nil), c.want...), "permission: allow")
+}
 
 // TestChainV1 and TestChainV2: a prompt goes through each chain, every
 // proxy's block before the ones of the proxies in front of it, and the
@@ -199,7 +202,7 @@ func wantChunks(c chainCase) []string { return append(append([]string(nil), c.wa
 func TestChainV1(t *testing.T) {
 	for _, c := range chainCases {
 		t.Run(c.name, func(t *testing.T) {
-			w, r, _ := runChain(t, withAgent(t, c), nil)
+			w, r, _, _ := runChain(t, withAgent(t, c), nil)
 			cl := &v1Client{}
 			conn := acpv1.NewClientSideConnection(cl, w, r)
 			defer conn.Close()
@@ -231,7 +234,7 @@ func TestChainV1(t *testing.T) {
 func TestChainV2(t *testing.T) {
 	for _, c := range chainCases {
 		t.Run(c.name, func(t *testing.T) {
-			w, r, _ := runChain(t, withAgent(t, c), nil)
+			w, r, _, _ := runChain(t, withAgent(t, c), nil)
 			cl := &v2Client{idle: make(chan string, 1)}
 			conn := acpv2.NewClientSideConnection(cl, w, r)
 			defer conn.Close()

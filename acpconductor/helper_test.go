@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -138,6 +139,8 @@ func rawProxy(inject string) {
 			}
 			json.Unmarshal(m.Params, &inner)
 			send(m.ID, false, inner.Method, inner.Params, back{id: string(m.ID)})
+		case m.Method == "initialize":
+			w.send(`{"jsonrpc":"2.0","id":`, string(m.ID), `,"error":{"code":-32600,"message":"a proxy is initialized with proxy/initialize"}}`)
 		default: // from the predecessor: to the successor
 			method, params := m.Method, m.Params
 			if method == "proxy/initialize" {
@@ -206,4 +209,16 @@ func orNull(b json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return b
+}
+
+// lockedWriter is a writer safe for concurrent use.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
