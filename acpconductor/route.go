@@ -85,6 +85,7 @@ func (c *chain) stop() {
 		go func() {
 			defer wg.Done()
 			p.proc.Close()
+			<-p.out.done
 		}()
 	}
 	wg.Wait()
