@@ -60,7 +60,7 @@ func bin(t *testing.T, name string) string {
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // helper is the command line of a component the test binary plays.
-func helper(t *testing.T, args ...string) string {
+func helper(t testing.TB, args ...string) string {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -74,9 +74,9 @@ func helper(t *testing.T, args ...string) string {
 
 // goProxy is a proxy on raw JSON-RPC in Go; nodeProxy the same in
 // JavaScript; nested a conductor in proxy mode running its own chain.
-func goProxy(t *testing.T, inject string) string { return helper(t, "proxy", inject) }
+func goProxy(t testing.TB, inject string) string { return helper(t, "proxy", inject) }
 
-func nodeProxy(t *testing.T, inject string) string {
+func nodeProxy(t testing.TB, inject string) string {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed")
@@ -84,7 +84,7 @@ func nodeProxy(t *testing.T, inject string) string {
 	return quote(node) + " testdata/proxy.mjs " + quote(inject)
 }
 
-func nested(t *testing.T, components ...string) string {
+func nested(t testing.TB, components ...string) string {
 	return helper(t, append([]string{"conductor", "proxy"}, components...)...)
 }
 

@@ -216,3 +216,20 @@ func processesWith(t *testing.T, s string) []string {
 	}
 	return pids
 }
+
+// TestBadClientLines: a line that is not JSON, or not a JSON-RPC message,
+// is answered with the error JSON-RPC gives it, and the chain goes on.
+func TestBadClientLines(t *testing.T) {
+	p, _, _ := newRawPeer(t, []string{helper(t, "agent", "echo")}, &Options{Stderr: io.Discard})
+	for _, c := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":1,`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"not a JSON-RPC message: `},
+		{`[{"jsonrpc":"2.0","id":1,"method":"x"}]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"not a JSON-RPC message: a JSON-RPC message is an object, not an array (a batch, which ACP does not use)"}}`},
+		{`{"jsonrpc":"2.0","id":1}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"not a JSON-RPC message: a JSON-RPC message has a method, or an id and a result or error"}}`},
+		{`{"jsonrpc":"2.0","id":"ok","method":"x/echo","params":[]}`, `{"jsonrpc":"2.0","id":"ok","result":[]}`},
+	} {
+		p.send(c.line)
+		if got := p.read(); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: got %s, want %s", c.line, got, c.want)
+		}
+	}
+}
