@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -38,9 +39,25 @@ func (m *message) getOr(s span) []byte {
 	return m.get(s)
 }
 
+// decoder is a pooled JSON decoder and the reader it reads.
+type decoder struct {
+	rd  bytes.Reader
+	dec *jsontext.Decoder
+}
+
+var decoders = sync.Pool{New: func() any {
+	d := &decoder{}
+	d.dec = jsontext.NewDecoder(&d.rd, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	return d
+}}
+
 // members finds the values of the members of the JSON object raw, by name.
 func members(raw []byte, visit func(name string, s span)) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	d := decoders.Get().(*decoder)
+	defer decoders.Put(d)
+	d.rd.Reset(raw)
+	d.dec.Reset(&d.rd, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	dec := d.dec
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return err
@@ -49,11 +66,11 @@ func members(raw []byte, visit func(name string, s span)) error {
 		return fmt.Errorf("a JSON-RPC message is an object, not %s", kindName(tok.Kind()))
 	}
 	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
+		quoted, err := dec.ReadValue() // a name: its bytes, quoted
 		if err != nil {
 			return err
 		}
-		name := tok.String()
+		name := memberName(quoted)
 		v, err := dec.ReadValue()
 		if err != nil {
 			return err
@@ -68,6 +85,27 @@ func members(raw []byte, visit func(name string, s span)) error {
 		return errors.New("text after the JSON object")
 	}
 	return nil
+}
+
+// memberName returns the text of a member's quoted name, without
+// allocating for the names routing looks at.
+func memberName(quoted []byte) string {
+	switch string(quoted) {
+	case `"id"`:
+		return "id"
+	case `"method"`:
+		return "method"
+	case `"params"`:
+		return "params"
+	case `"result"`:
+		return "result"
+	case `"error"`:
+		return "error"
+	case `"requestId"`:
+		return "requestId"
+	}
+	name, _ := unquote(quoted)
+	return name
 }
 
 func kindName(k jsontext.Kind) string {
