@@ -123,7 +123,9 @@ func Run(ctx context.Context, components [][]string, in io.Reader, out io.Writer
 			return errEmpty
 		}
 		p := c.newPeer(c.componentName(i, len(components), args), i+1, wl)
-		proc, err := acpexec.Start(ctx, exec.Command(args[0], args[1:]...), &acpexec.Options{
+		cmd := exec.Command(args[0], args[1:]...)
+		dieWithConductor(cmd)
+		proc, err := acpexec.Start(ctx, cmd, &acpexec.Options{
 			Stderr: c.opts.Stderr, Grace: c.opts.Grace, TermGrace: c.opts.TermGrace,
 		})
 		if err != nil {

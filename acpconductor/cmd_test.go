@@ -3,6 +3,7 @@ package acpconductor
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -95,6 +96,42 @@ func TestCommandLine(t *testing.T) {
 		code := Main(t.Context(), c.args, strings.NewReader(""), &strings.Builder{}, &stderr)
 		if code != 2 || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("acpconductor %q: status %d, stderr %q; want 2 and %q", c.args, code, stderr.String(), c.want)
+		}
+	}
+}
+
+// TestConductorKilled: a conductor killed with SIGKILL, which cannot end
+// its components, takes them down all the same (Linux's parent-death
+// signal), a nested chain's included.
+func TestConductorKilled(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	marker := fmt.Sprintf("[killed-%d]", os.Getpid())
+	cmd := exec.Command(bin(t, "acpconductor"), "agent", goProxy(t, marker), nested(t, goProxy(t, marker)), quote(bin(t, "agent")))
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, `"result"`) {
+		t.Fatalf("initialize: %q %v", line, err)
+	}
+	// The conductor, its proxy, the nested conductor and its proxy.
+	if n := len(processesWith(t, marker)); n != 4 {
+		t.Fatalf("%d processes of the chain run, want 4", n)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		left := processesWith(t, marker)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("processes left 10 s after the conductor was killed: %v", left)
 		}
 	}
 }
