@@ -1,0 +1,32 @@
+// Package acpconductor runs a chain of ACP proxies in front of an agent
+// and presents it as one agent: the conductor of the proxy-chains design
+// (the schema's unstable proxy/initialize and proxy/successor). Command
+// acpconductor is its command line (see Main).
+//
+// Run starts each component with package acpexec and routes the chain's
+// JSON-RPC messages without decoding them into types: it sends
+// proxy/initialize to every component that has a successor and initialize
+// to the agent; a message a proxy wraps in proxy/successor goes to its
+// successor unwrapped, and what a successor sends goes to its proxy wrapped
+// the same way; what a component sends plainly goes to its predecessor.
+// Every request gets an id of the conductor's own on each hop, and its
+// answer goes back with the id it came with, byte for byte ("abc", 1.50);
+// a message is otherwise forwarded with its bytes, and an envelope's
+// params are the wrapped message's own bytes. A $/cancel_request follows
+// the request it names, with that request's id on the next hop.
+//
+// With Options.Proxy the chain runs as a proxy itself (nested chains): its
+// conductor sends it proxy/initialize, every component is a proxy, and
+// what the last one sends its successor goes to the conductor in
+// proxy/successor.
+//
+// Every component ends with the chain: its input closed, then SIGTERM,
+// then SIGKILL to its process group. A component that ends while the
+// chain runs ends it with a *ComponentError naming the component and its
+// exit status, and each request of the client still in the chain is
+// answered with an error.
+//
+// Options.WireLog records every hop, one JSON line per message, in the
+// records of the generated connections' wire logs with the hop's name
+// added.
+package acpconductor

@@ -1,0 +1,283 @@
+package acpconductor
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// span is where a member's value lies in a message: raw[start:end], or
+// absent when end is 0.
+type span struct{ start, end int }
+
+func (s span) ok() bool { return s.end > 0 }
+
+// message is one JSON-RPC message as read, with the places of the members
+// the conductor looks at. Its bytes are never re-encoded: what the
+// conductor changes (an id, a method) is spliced in, the rest is kept.
+type message struct {
+	raw                              []byte
+	id, method, params, result, errv span
+	name                             string // the method, unquoted
+}
+
+func (m *message) isResponse() bool  { return !m.method.ok() && m.id.ok() }
+func (m *message) isRequest() bool   { return m.method.ok() && m.id.ok() }
+func (m *message) get(s span) []byte { return m.raw[s.start:s.end] }
+func (m *message) idRaw() []byte     { return m.get(m.id) }
+func (m *message) methodRaw() []byte { return m.get(m.method) }
+func (m *message) paramsRaw() []byte { return m.getOr(m.params) }
+func (m *message) getOr(s span) []byte {
+	if !s.ok() {
+		return nil
+	}
+	return m.get(s)
+}
+
+// decoder is a pooled JSON decoder and the reader it reads.
+type decoder struct {
+	rd  bytes.Reader
+	dec *jsontext.Decoder
+}
+
+var decoders = sync.Pool{New: func() any {
+	d := &decoder{}
+	d.dec = jsontext.NewDecoder(&d.rd, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	return d
+}}
+
+// members finds the values of the members of the JSON object raw, by name.
+func members(raw []byte, visit func(name string, s span)) error {
+	d := decoders.Get().(*decoder)
+	defer decoders.Put(d)
+	d.rd.Reset(raw)
+	d.dec.Reset(&d.rd, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	dec := d.dec
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	if tok.Kind() != '{' {
+		return fmt.Errorf("a JSON-RPC message is an object, not %s", kindName(tok.Kind()))
+	}
+	for dec.PeekKind() != '}' {
+		quoted, err := dec.ReadValue() // a name: its bytes, quoted
+		if err != nil {
+			return err
+		}
+		name := memberName(quoted)
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		end := int(dec.InputOffset())
+		visit(name, span{end - len(v), end})
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(raw[dec.InputOffset():])) > 0 {
+		return errors.New("text after the JSON object")
+	}
+	return nil
+}
+
+// memberName returns the text of a member's quoted name, without
+// allocating for the names routing looks at.
+func memberName(quoted []byte) string {
+	switch string(quoted) {
+	case `"id"`:
+		return "id"
+	case `"method"`:
+		return "method"
+	case `"params"`:
+		return "params"
+	case `"result"`:
+		return "result"
+	case `"error"`:
+		return "error"
+	case `"requestId"`:
+		return "requestId"
+	}
+	name, _ := unquote(quoted)
+	return name
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '[':
+		return "an array (a batch, which ACP does not use)"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	}
+	return "a literal"
+}
+
+// parse reads one line of JSON-RPC.
+func parse(line []byte) (*message, error) {
+	m := &message{raw: line}
+	err := members(line, func(name string, s span) {
+		switch name {
+		case "id":
+			m.id = s
+		case "method":
+			m.method = s
+		case "params":
+			m.params = s
+		case "result":
+			m.result = s
+		case "error":
+			m.errv = s
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if m.id.ok() && bytes.Equal(m.idRaw(), []byte("null")) && !m.method.ok() {
+		m.id = span{}
+	}
+	switch {
+	case m.method.ok():
+		name, err := unquote(m.methodRaw())
+		if err != nil {
+			return nil, fmt.Errorf("method: %w", err)
+		}
+		m.name = name
+	case m.id.ok() && (m.result.ok() || m.errv.ok()):
+	default:
+		return nil, errors.New("a JSON-RPC message has a method, or an id and a result or error")
+	}
+	if m.params.ok() && bytes.Equal(m.paramsRaw(), []byte("null")) {
+		m.params = span{}
+	}
+	return m, nil
+}
+
+// unquote returns the text of the JSON string raw.
+func unquote(raw []byte) (string, error) {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", errors.New("not a string")
+	}
+	return s, nil
+}
+
+// splice returns raw with the spans replaced by the values, spans in the
+// order they appear.
+func splice(raw []byte, spans []span, values [][]byte) []byte {
+	n := len(raw)
+	for i, s := range spans {
+		n += len(values[i]) - (s.end - s.start)
+	}
+	out := make([]byte, 0, n+1)
+	at := 0
+	for i, s := range spans {
+		out = append(out, raw[at:s.start]...)
+		out = append(out, values[i]...)
+		at = s.end
+	}
+	return append(out, raw[at:]...)
+}
+
+// build writes a request (id not nil) or notification of method and params,
+// given as raw JSON.
+func build(id, method, params []byte) []byte {
+	b := make([]byte, 0, 48+len(method)+len(params))
+	b = append(b, `{"jsonrpc":"2.0"`...)
+	if id != nil {
+		b = append(b, `,"id":`...)
+		b = append(b, id...)
+	}
+	b = append(b, `,"method":`...)
+	b = append(b, method...)
+	if params != nil {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, '}')
+}
+
+var successorMethod = []byte(`"proxy/successor"`)
+
+// wrap writes the proxy/successor envelope of a request (id not nil) or
+// notification of method and params.
+func wrap(id, method, params []byte) []byte {
+	inner := make([]byte, 0, 24+len(method)+len(params))
+	inner = append(inner, `{"method":`...)
+	inner = append(inner, method...)
+	if params != nil {
+		inner = append(inner, `,"params":`...)
+		inner = append(inner, params...)
+	}
+	inner = append(inner, '}')
+	return build(id, successorMethod, inner)
+}
+
+// unwrap returns the method and params of the message a proxy/successor
+// envelope carries; its _meta stays with the hop.
+func unwrap(m *message) (method, params []byte, err error) {
+	p := m.paramsRaw()
+	if p == nil {
+		return nil, nil, errors.New("proxy/successor without params")
+	}
+	err = members(p, func(name string, s span) {
+		switch name {
+		case "method":
+			method = p[s.start:s.end]
+		case "params":
+			params = p[s.start:s.end]
+		}
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("proxy/successor params: %w", err)
+	}
+	if method == nil {
+		return nil, nil, errors.New("proxy/successor params without a method")
+	}
+	if _, err := unquote(method); err != nil {
+		return nil, nil, errors.New("proxy/successor params: the method is not a string")
+	}
+	if bytes.Equal(params, []byte("null")) {
+		params = nil
+	}
+	return method, params, nil
+}
+
+// cancelTarget returns the requestId of a $/cancel_request's params and
+// where it lies in them.
+func cancelTarget(params []byte) (id []byte, s span, ok bool) {
+	if params == nil {
+		return nil, span{}, false
+	}
+	members(params, func(name string, v span) {
+		if name == "requestId" {
+			id, s, ok = params[v.start:v.end], v, true
+		}
+	})
+	return id, s, ok
+}
+
+// errorResponse writes an error answer to the request of id.
+func errorResponse(id []byte, code int, text string) []byte {
+	msg, _ := json.Marshal(text)
+	b := make([]byte, 0, 64+len(msg))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"error":{"code":`...)
+	b = strconv.AppendInt(b, int64(code), 10)
+	b = append(b, `,"message":`...)
+	b = append(b, msg...)
+	return append(b, "}}"...)
+}
+
+func jsonValid(b []byte) bool { return json.Valid(b) }
