@@ -1,12 +1,13 @@
 //go:build unstable_plan_operations || unstable
 
-package acpv1
+package acpv1test
 
 import (
 	"encoding/json"
 	"reflect"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/internal/deftest"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
@@ -16,11 +17,11 @@ const planOpsBuild = true
 
 // planOpsContent decodes input and returns the plan content of its typed
 // plan_update.
-func planOpsContent(t *testing.T, input string) (SessionNotification, PlanUpdateContentVariant) {
+func planOpsContent(t *testing.T, input string) (acpv1.SessionNotification, acpv1.PlanUpdateContentVariant) {
 	t.Helper()
 	n := planOpsDecode(t, input)
 	switch u := n.Update.Value.(type) {
-	case *SessionUpdatePlanUpdate:
+	case *acpv1.SessionUpdatePlanUpdate:
 		if u.Plan.Value == nil {
 			t.Fatal("plan content is nil")
 		}
@@ -35,7 +36,7 @@ func TestPlanOpsOnTypedPlanContent(t *testing.T) {
 	t.Run("items", func(t *testing.T) {
 		n, c := planOpsContent(t, planOpsItemsInput)
 		switch p := c.(type) {
-		case *PlanUpdateContentItems:
+		case *acpv1.PlanUpdateContentItems:
 			if p.PlanID != "p3" {
 				t.Errorf("PlanID = %q, want p3", p.PlanID)
 			}
@@ -59,7 +60,7 @@ func TestPlanOpsOnShared(t *testing.T) {
 // no typed plan id; the id is kept in Raw, which re-encodes byte for byte.
 func TestPlanOpsOnCustomPlanContent(t *testing.T) {
 	n, c := planOpsContent(t, planOpsCustomInput)
-	o, ok := c.(*PlanUpdateContentOther)
+	o, ok := c.(*acpv1.PlanUpdateContentOther)
 	if !ok {
 		t.Fatalf("plan content is %T, want *PlanUpdateContentOther", c)
 	}
@@ -77,7 +78,7 @@ func TestPlanOpsOnCustomPlanContent(t *testing.T) {
 	}
 	jsontest.AssertBytes(t, jsontest.Marshal(t, n), []byte(planOpsCustomInput))
 
-	var u PlanUpdateContent
+	var u acpv1.PlanUpdateContent
 	if err := json.Unmarshal([]byte(planOpsCustomContent), &u); err != nil {
 		t.Fatalf("decode plan content: %v", err)
 	}
@@ -89,33 +90,33 @@ func TestPlanOpsOnCustomPlanContent(t *testing.T) {
 
 // Plan content built in Go is written with its tags and plan id.
 func TestPlanOpsOnEncodeFromGo(t *testing.T) {
-	n := SessionNotification{
+	n := acpv1.SessionNotification{
 		SessionID: "sess_plan",
-		Update: SessionUpdate{Value: &SessionUpdatePlanUpdate{PlanUpdate{
-			Plan: PlanUpdateContent{Value: &PlanUpdateContentFile{PlanFile{PlanID: "p2", URI: "file:///home/user/project/PLAN.md"}}},
+		Update: acpv1.SessionUpdate{Value: &acpv1.SessionUpdatePlanUpdate{PlanUpdate: acpv1.PlanUpdate{
+			Plan: acpv1.PlanUpdateContent{Value: &acpv1.PlanUpdateContentFile{PlanFile: acpv1.PlanFile{PlanID: "p2", URI: "file:///home/user/project/PLAN.md"}}},
 		}}},
 	}
 	jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsFileInput))
 
-	r := SessionNotification{
+	r := acpv1.SessionNotification{
 		SessionID: "sess_plan",
-		Update:    SessionUpdate{Value: &SessionUpdatePlanRemoved{PlanRemoved{PlanID: "p1", Meta: json.RawMessage(`{"why":"done"}`)}}},
+		Update:    acpv1.SessionUpdate{Value: &acpv1.SessionUpdatePlanRemoved{PlanRemoved: acpv1.PlanRemoved{PlanID: "p1", Meta: json.RawMessage(`{"why":"done"}`)}}},
 	}
 	jsontest.AssertSame(t, jsontest.Marshal(t, r), []byte(planOpsRemovedInput))
 }
 
 func TestPlanOpsOnClientCapabilities(t *testing.T) {
-	var caps ClientCapabilities
+	var caps acpv1.ClientCapabilities
 	caps.Terminal = new(bool)
 	*caps.Terminal = true
-	caps.Plan = &PlanCapabilities{}
+	caps.Plan = &acpv1.PlanCapabilities{}
 	b := jsontest.Marshal(t, caps)
 	if got := string(planOpsMember(t, b, "plan")); got != `{}` {
 		t.Errorf(`"plan" = %s, want {} in %s`, got, b)
 	}
 	jsontest.AssertSame(t, b, []byte(planOpsCapsInput))
 
-	var back ClientCapabilities
+	var back acpv1.ClientCapabilities
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatalf("decode %s: %v", b, err)
 	}
@@ -123,7 +124,7 @@ func TestPlanOpsOnClientCapabilities(t *testing.T) {
 		t.Errorf("Plan is nil after decoding %s", b)
 	}
 
-	var none ClientCapabilities
+	var none acpv1.ClientCapabilities
 	if err := json.Unmarshal([]byte(planOpsCapsWithoutPlan), &none); err != nil {
 		t.Fatalf("decode %s: %v", planOpsCapsWithoutPlan, err)
 	}

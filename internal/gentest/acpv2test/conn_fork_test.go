@@ -1,20 +1,21 @@
 //go:build unstable_session_fork || unstable
 
-package acpv1
+package acpv2test
 
 import (
 	"context"
 	"io"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/conntest"
 )
 
 // forkAgent handles the unstable session/fork.
 type forkAgent struct{ testAgent }
 
-func (a *forkAgent) ForkSession(ctx context.Context, p *ForkSessionRequest) (*ForkSessionResponse, error) {
-	return &ForkSessionResponse{SessionID: p.SessionID + "-fork"}, nil
+func (a *forkAgent) ForkSession(ctx context.Context, p *acpv2.ForkSessionRequest) (*acpv2.ForkSessionResponse, error) {
+	return &acpv2.ForkSessionResponse{SessionID: p.SessionID + "-fork"}, nil
 }
 
 // TestConnUnstableMethod calls session/fork, which the feature's build tag
@@ -22,13 +23,13 @@ func (a *forkAgent) ForkSession(ctx context.Context, p *ForkSessionRequest) (*Fo
 // not answers "method not found".
 func TestConnUnstableMethod(t *testing.T) {
 	p := conntest.NewPair(t, testPackage)
-	if _, err := p.ClientConn.(*ClientSideConnection).ForkSession(conntest.Ctx(t), &ForkSessionRequest{SessionID: "s", Cwd: "/"}); !conntest.HasCode(err, int(ErrorCodeMethodNotFound)) {
+	if _, err := p.ClientConn.(*acpv2.ClientSideConnection).ForkSession(conntest.Ctx(t), &acpv2.ForkSessionRequest{SessionID: "s", Cwd: "/"}); !conntest.HasCode(err, int(acpv2.ErrorCodeMethodNotFound)) {
 		t.Errorf("session/fork to an agent without it: %v", err)
 	}
 
 	fork := *testPackage
 	fork.Agent = func(h *conntest.Handlers, w io.Writer, r io.Reader, o conntest.Options) (conntest.Conn, map[string]conntest.Call) {
-		return NewAgentSideConnection(&forkAgent{testAgent{h}}, w, r, options(o)...), nil
+		return acpv2.NewAgentSideConnection(&forkAgent{testAgent{h}}, w, r, options(o)...), nil
 	}
 	conntest.NewRawAgentPeer(t, &fork, &conntest.Handlers{}, false).Exchange([]conntest.Line{{
 		`{"jsonrpc":"2.0","id":1,"method":"session/fork","params":{"sessionId":"s","cwd":"/"}}`,

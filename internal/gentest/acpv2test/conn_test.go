@@ -1,89 +1,90 @@
-package acpv2
+package acpv2test
 
 import (
 	"context"
 	"io"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/conntest"
 )
 
 // testAgent and testClient hand their methods to the shared tests' handlers.
 type testAgent struct{ h *conntest.Handlers }
 
-func (a *testAgent) Initialize(ctx context.Context, p *InitializeRequest) (*InitializeResponse, error) {
-	return conntest.Serve[InitializeResponse](ctx, a.h, MethodInitialize, p)
+func (a *testAgent) Initialize(ctx context.Context, p *acpv2.InitializeRequest) (*acpv2.InitializeResponse, error) {
+	return conntest.Serve[acpv2.InitializeResponse](ctx, a.h, acpv2.MethodInitialize, p)
 }
 
-func (a *testAgent) NewSession(ctx context.Context, p *NewSessionRequest) (*NewSessionResponse, error) {
-	return conntest.Serve[NewSessionResponse](ctx, a.h, MethodNewSession, p)
+func (a *testAgent) NewSession(ctx context.Context, p *acpv2.NewSessionRequest) (*acpv2.NewSessionResponse, error) {
+	return conntest.Serve[acpv2.NewSessionResponse](ctx, a.h, acpv2.MethodNewSession, p)
 }
 
-func (a *testAgent) Prompt(ctx context.Context, p *PromptRequest) (*PromptResponse, error) {
-	return conntest.Serve[PromptResponse](ctx, a.h, MethodPrompt, p)
+func (a *testAgent) Prompt(ctx context.Context, p *acpv2.PromptRequest) (*acpv2.PromptResponse, error) {
+	return conntest.Serve[acpv2.PromptResponse](ctx, a.h, acpv2.MethodPrompt, p)
 }
 
-func (a *testAgent) CancelSession(ctx context.Context, p *CancelSessionNotification) error {
-	return conntest.Handle(ctx, a.h, MethodCancelSession, p)
+func (a *testAgent) CancelSession(ctx context.Context, p *acpv2.CancelSessionNotification) error {
+	return conntest.Handle(ctx, a.h, acpv2.MethodCancelSession, p)
 }
 
 type testClient struct{ h *conntest.Handlers }
 
-func (c *testClient) UpdateSession(ctx context.Context, n *UpdateSessionNotification) error {
-	return conntest.Handle(ctx, c.h, MethodUpdateSession, n)
+func (c *testClient) UpdateSession(ctx context.Context, n *acpv2.UpdateSessionNotification) error {
+	return conntest.Handle(ctx, c.h, acpv2.MethodUpdateSession, n)
 }
 
-func (c *testClient) RequestPermission(ctx context.Context, p *RequestPermissionRequest) (*RequestPermissionResponse, error) {
-	return conntest.Serve[RequestPermissionResponse](ctx, c.h, MethodRequestPermission, p)
+func (c *testClient) RequestPermission(ctx context.Context, p *acpv2.RequestPermissionRequest) (*acpv2.RequestPermissionResponse, error) {
+	return conntest.Serve[acpv2.RequestPermissionResponse](ctx, c.h, acpv2.MethodRequestPermission, p)
 }
 
 // testPackage drives the shared connection tests.
 var testPackage = &conntest.Package{
 	Version: "v2",
 	Agent: func(h *conntest.Handlers, w io.Writer, r io.Reader, o conntest.Options) (conntest.Conn, map[string]conntest.Call) {
-		var agent Agent = &testAgent{h}
+		var agent acpv2.Agent = &testAgent{h}
 		if h.Ext {
 			agent = &struct {
 				testAgent
 				conntest.Ext
 			}{testAgent{h}, conntest.Ext{H: h}}
 		}
-		c := NewAgentSideConnection(agent, w, r, options(o)...)
+		c := acpv2.NewAgentSideConnection(agent, w, r, options(o)...)
 		return c, map[string]conntest.Call{
-			MethodUpdateSession:     conntest.Notification(c.UpdateSession),
-			MethodRequestPermission: conntest.Request(c.RequestPermission),
+			acpv2.MethodUpdateSession:     conntest.Notification(c.UpdateSession),
+			acpv2.MethodRequestPermission: conntest.Request(c.RequestPermission),
 		}
 	},
 	Client: func(h *conntest.Handlers, w io.Writer, r io.Reader, o conntest.Options) (conntest.Conn, map[string]conntest.Call) {
-		c := NewClientSideConnection(&testClient{h}, w, r, options(o)...)
+		c := acpv2.NewClientSideConnection(&testClient{h}, w, r, options(o)...)
 		return c, map[string]conntest.Call{
-			MethodInitialize:    conntest.Request(c.Initialize),
-			MethodNewSession:    conntest.Request(c.NewSession),
-			MethodPrompt:        conntest.Request(c.Prompt),
-			MethodCancelSession: conntest.Notification(c.CancelSession),
+			acpv2.MethodInitialize:    conntest.Request(c.Initialize),
+			acpv2.MethodNewSession:    conntest.Request(c.NewSession),
+			acpv2.MethodPrompt:        conntest.Request(c.Prompt),
+			acpv2.MethodCancelSession: conntest.Notification(c.CancelSession),
 		}
 	},
 	InitializeParams: `{"protocolVersion":2,"info":{"name":"c","version":"1"}}`,
 	InitializeResult: `{"protocolVersion":2,"info":{"name":"a","version":"1"},"authMethods":[]}`,
 	PromptResult:     `{"messageId":"m"}`,
 	PermissionParams: `{"sessionId":%q,"title":"t","options":[{"optionId":"o","name":"Allow","kind":"allow_once"}]}`,
-	NotFound:         func(uri string) error { return NewResourceNotFoundError(uri) },
+	NotFound:         func(uri string) error { return acpv2.NewResourceNotFoundError(uri) },
 	IsCode:           conntest.HasCode,
 }
 
 // options are the options of a connection under test.
-func options(o conntest.Options) []ConnOption {
-	var limits Limits
+func options(o conntest.Options) []acpv2.ConnOption {
+	var limits acpv2.Limits
 	conntest.SetLimits(o, &limits)
-	opts := []ConnOption{WithLimits(limits)}
+	opts := []acpv2.ConnOption{acpv2.WithLimits(limits)}
 	if o.Logger != nil {
-		opts = append(opts, WithLogger(o.Logger))
+		opts = append(opts, acpv2.WithLogger(o.Logger))
 	}
 	return opts
 }
 
 // TestConn runs the connection tests of internal/conntest.
-func TestConn(t *testing.T) { conntest.Run(t, testPackage, ErrConnectionClosed) }
+func TestConn(t *testing.T) { conntest.Run(t, testPackage, acpv2.ErrConnectionClosed) }
 
 // TestConnIDs: requests are told apart by their ids as received; in v2, a
 // request with id null is answered -32600, as the schema allows no null id.
@@ -130,36 +131,5 @@ func TestConnInitGateMatchesTypeScript(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"/"}}`, `any`},
 		{`{"jsonrpc":"2.0","id":4,"method":"initialize","params":` + testPackage.InitializeParams + `}`,
 			`{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid request","data":"ACP v2 initialize must not be repeated after other requests"}}`},
-	})
-}
-
-// FuzzParseLine checks that no line makes the envelope reader panic, and
-// that what it accepts is a message of one kind.
-func FuzzParseLine(f *testing.F) {
-	conntest.FuzzLine(f, func(line []byte) (code int, m conntest.LineMessage) {
-		lm, err := parseLine(line, defaultMaxIDLength, nil)
-		if err != nil {
-			return int(err.Code), m
-		}
-		return 0, conntest.LineMessage{Empty: lm.empty, Method: lm.method, ID: lm.id, Params: lm.params.raw}
-	})
-}
-
-// FuzzParseCommon checks that the fast reading of the lines in the common
-// layout makes of them what the reading of any line does.
-func FuzzParseCommon(f *testing.F) {
-	var calls callTracker
-	calls.track(1, newPendingCall(MethodInitialize))
-	type parsed struct {
-		m   lineMessage
-		err *Error
-	}
-	conntest.FuzzCommonLayout(f, func(line []byte, fast bool) (bool, any) {
-		if fast {
-			m, ok := parseCommon(line, defaultMaxIDLength, &calls)
-			return ok, parsed{m: m}
-		}
-		m, err := parseMembers(line, defaultMaxIDLength, &calls)
-		return true, parsed{m, err}
 	})
 }

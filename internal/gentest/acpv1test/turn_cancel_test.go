@@ -1,17 +1,19 @@
-package acpv1
+package acpv1test
 
 import (
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // TestTurnCancelHeld: a prompt held behind a running turn, and the turn,
 // both end cancelled at session/cancel; the held one never runs.
 func TestTurnCancelHeld(t *testing.T) {
 	started := make(chan struct{}, 2)
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+	p := turnPeer(t, func(ctx context.Context, turn *acpv1.Turn) error {
 		started <- struct{}{}
 		<-ctx.Done()
 		return ctx.Err()
@@ -39,8 +41,8 @@ func TestTurnCancelHeld(t *testing.T) {
 // turn cancelled) or after (no turn run); a prompt after the cancel runs.
 func TestTurnCancelBeforeTurn(t *testing.T) {
 	for i := 0; i < 10; i++ {
-		p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
-			if turn.Request().Prompt[0].Value.(*ContentBlockText).Text == "wait" {
+		p := turnPeer(t, func(ctx context.Context, turn *acpv1.Turn) error {
+			if turn.Request().Prompt[0].Value.(*acpv1.ContentBlockText).Text == "wait" {
 				<-ctx.Done()
 			}
 			return nil
@@ -58,13 +60,13 @@ func TestTurnCancelBeforeTurn(t *testing.T) {
 // cancelled outcome, its last words go out, and the prompt is answered
 // cancelled after them.
 func TestTurnCancelDuringPermission(t *testing.T) {
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
-		res, err := turn.RequestPermission(ctx, NewRequestPermissionRequest(turn.SessionID(),
-			ToolCallUpdate{ToolCallID: "call_1"}, []PermissionOption{{OptionID: "allow", Name: "Allow", Kind: PermissionOptionKindAllowOnce}}))
+	p := turnPeer(t, func(ctx context.Context, turn *acpv1.Turn) error {
+		res, err := turn.RequestPermission(ctx, acpv1.NewRequestPermissionRequest(turn.SessionID(),
+			acpv1.ToolCallUpdate{ToolCallID: "call_1"}, []acpv1.PermissionOption{{OptionID: "allow", Name: "Allow", Kind: acpv1.PermissionOptionKindAllowOnce}}))
 		if err != nil {
 			return err
 		}
-		if _, ok := res.Outcome.Value.(*RequestPermissionOutcomeCancelled); !ok {
+		if _, ok := res.Outcome.Value.(*acpv1.RequestPermissionOutcomeCancelled); !ok {
 			return turn.Say(ctx, "not cancelled")
 		}
 		return turn.Say(context.WithoutCancel(ctx), "permission: cancelled")
@@ -86,12 +88,12 @@ func TestTurnCancelDuringPermission(t *testing.T) {
 // reports its end (with the context made without cancel) before the
 // prompt's answer, cancelled.
 func TestTurnCancelDuringToolCall(t *testing.T) {
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
-		if err := turn.ToolCall(ctx, ToolCall{ToolCallID: "call_1", Title: "run", Status: Ptr(ToolCallStatusInProgress)}); err != nil {
+	p := turnPeer(t, func(ctx context.Context, turn *acpv1.Turn) error {
+		if err := turn.ToolCall(ctx, acpv1.ToolCall{ToolCallID: "call_1", Title: "run", Status: acpv1.Ptr(acpv1.ToolCallStatusInProgress)}); err != nil {
 			return err
 		}
 		<-ctx.Done()
-		return turn.UpdateToolCall(context.WithoutCancel(ctx), ToolCallUpdate{ToolCallID: "call_1", Status: Ptr(ToolCallStatusFailed)})
+		return turn.UpdateToolCall(context.WithoutCancel(ctx), acpv1.ToolCallUpdate{ToolCallID: "call_1", Status: acpv1.Ptr(acpv1.ToolCallStatusFailed)})
 	}, nil, nil, true)
 	p.send(promptHi)
 	p.expect(upd + `{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"run","status":"in_progress"}}}`)
@@ -102,7 +104,7 @@ func TestTurnCancelDuringToolCall(t *testing.T) {
 // TestTurnCloseDuringTurn: session/close cancels the running turn, waits
 // for its end and answers after the prompt's cancelled answer.
 func TestTurnCloseDuringTurn(t *testing.T) {
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+	p := turnPeer(t, func(ctx context.Context, turn *acpv1.Turn) error {
 		<-ctx.Done()
 		return nil
 	}, nil, allSessions(), true)

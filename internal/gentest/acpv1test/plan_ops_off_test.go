@@ -1,11 +1,12 @@
 //go:build !unstable_plan_operations && !unstable
 
-package acpv1
+package acpv1test
 
 import (
 	"encoding/json"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
@@ -18,7 +19,7 @@ func TestPlanOpsOffUpdatesAreFallback(t *testing.T) {
 	for _, c := range planOpsUpdateInputs {
 		t.Run(c.name, func(t *testing.T) {
 			n := planOpsDecode(t, c.input)
-			o, ok := n.Update.Value.(*SessionUpdateOther)
+			o, ok := n.Update.Value.(*acpv1.SessionUpdateOther)
 			if !ok {
 				t.Fatalf("update is %T, want *SessionUpdateOther", n.Update.Value)
 			}
@@ -35,7 +36,7 @@ func TestPlanOpsOffUpdatesAreFallback(t *testing.T) {
 // is one the schema allows without naming it, kept as received and written
 // back after the named members.
 func TestPlanOpsOffClientCapabilitiesDropsPlan(t *testing.T) {
-	var caps ClientCapabilities
+	var caps acpv1.ClientCapabilities
 	if err := json.Unmarshal([]byte(planOpsCapsInput), &caps); err != nil {
 		t.Fatalf("decode %s: %v", planOpsCapsInput, err)
 	}

@@ -1,4 +1,4 @@
-package acpv1
+package acpv1test
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // wirePeer speaks JSON-RPC lines to one connection over pipes.
@@ -82,20 +84,20 @@ func (p *wirePeer) quiet(d time.Duration) {
 
 // turnAgent is a v1 agent made of a TurnRunner.
 type turnAgent struct {
-	*TurnRunner
-	caps *AgentCapabilities
+	*acpv1.TurnRunner
+	caps *acpv1.AgentCapabilities
 }
 
-func (a *turnAgent) Initialize(ctx context.Context, p *InitializeRequest) (*InitializeResponse, error) {
-	r := NewInitializeResponse(1)
+func (a *turnAgent) Initialize(ctx context.Context, p *acpv1.InitializeRequest) (*acpv1.InitializeResponse, error) {
+	r := acpv1.NewInitializeResponse(1)
 	r.AgentCapabilities = a.caps
 	return r, nil
 }
 
 // allSessions advertises loadSession and every session capability.
-func allSessions() *AgentCapabilities {
-	return &AgentCapabilities{LoadSession: Ptr(true), SessionCapabilities: &SessionCapabilities{List: &SessionListCapabilities{},
-		Resume: &SessionResumeCapabilities{}, Close: &SessionCloseCapabilities{}, Delete: &SessionDeleteCapabilities{}}}
+func allSessions() *acpv1.AgentCapabilities {
+	return &acpv1.AgentCapabilities{LoadSession: acpv1.Ptr(true), SessionCapabilities: &acpv1.SessionCapabilities{List: &acpv1.SessionListCapabilities{},
+		Resume: &acpv1.SessionResumeCapabilities{}, Close: &acpv1.SessionCloseCapabilities{}, Delete: &acpv1.SessionDeleteCapabilities{}}}
 }
 
 // counter returns ids prefix1, prefix2, … in order, across prefixes.
@@ -125,17 +127,17 @@ const (
 
 // turnPeer serves a TurnRunner agent whose turns run turn, with opts and
 // capabilities caps, initializes it and, when newSess, creates sess_1.
-func turnPeer(t *testing.T, turn TurnFunc, opts *TurnOptions, caps *AgentCapabilities, newSess bool) *wirePeer {
+func turnPeer(t *testing.T, turn acpv1.TurnFunc, opts *acpv1.TurnOptions, caps *acpv1.AgentCapabilities, newSess bool) *wirePeer {
 	t.Helper()
 	if opts == nil {
-		opts = &TurnOptions{}
+		opts = &acpv1.TurnOptions{}
 	}
 	if opts.NewID == nil {
 		opts.NewID = counter()
 	}
 	p := newWirePeer(t, func(w io.Writer, r io.Reader) interface{ Done() <-chan struct{} } {
-		return NewAgentSideConnectionFunc(func(c *AgentSideConnection) Agent {
-			return &turnAgent{TurnRunner: NewTurnRunner(c, turn, opts), caps: caps}
+		return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
+			return &turnAgent{TurnRunner: acpv1.NewTurnRunner(c, turn, opts), caps: caps}
 		}, w, r)
 	})
 	p.send(initV1)
@@ -150,9 +152,9 @@ func turnPeer(t *testing.T, turn TurnFunc, opts *TurnOptions, caps *AgentCapabil
 }
 
 // echo says each text block of the prompt.
-func echo(ctx context.Context, t *Turn) error {
+func echo(ctx context.Context, t *acpv1.Turn) error {
 	for _, b := range t.Request().Prompt {
-		if text, ok := b.Value.(*ContentBlockText); ok {
+		if text, ok := b.Value.(*acpv1.ContentBlockText); ok {
 			if err := t.Say(ctx, text.Text); err != nil {
 				return err
 			}
@@ -165,19 +167,19 @@ func echo(ctx context.Context, t *Turn) error {
 // an update the turn tries after it returned is not sent.
 func TestTurnLifecycle(t *testing.T) {
 	late := make(chan error, 1)
-	var kept *Turn
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+	var kept *acpv1.Turn
+	p := turnPeer(t, func(ctx context.Context, turn *acpv1.Turn) error {
 		kept = turn
 		if err := echo(ctx, turn); err != nil {
 			return err
 		}
-		return turn.Plan(ctx, []PlanEntry{{Content: "a", Priority: PlanEntryPriorityHigh, Status: PlanEntryStatusPending}})
+		return turn.Plan(ctx, []acpv1.PlanEntry{{Content: "a", Priority: acpv1.PlanEntryPriorityHigh, Status: acpv1.PlanEntryStatusPending}})
 	}, nil, allSessions(), true)
 	p.send(promptHi)
 	p.expect(sayHi, planA, endTurn2)
 	go func() { late <- kept.Say(context.Background(), "late") }()
-	if err := <-late; !errors.Is(err, errTurnEnded) {
-		t.Errorf("Say after the turn: %v, want errTurnEnded", err)
+	if err := <-late; err == nil || err.Error() != "acp: the turn has ended" {
+		t.Errorf("Say after the turn: %v, want the error of an ended turn", err)
 	}
 	p.quiet(50 * time.Millisecond)
 	// The next prompt runs a turn of its own.
@@ -189,13 +191,13 @@ func TestTurnLifecycle(t *testing.T) {
 // answers it with the error; a panic with -32603 and no text of it.
 func TestTurnStopAndErrors(t *testing.T) {
 	var n int
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+	p := turnPeer(t, func(ctx context.Context, turn *acpv1.Turn) error {
 		n++
 		switch n {
 		case 1:
-			return &TurnStop{Reason: StopReasonMaxTokens}
+			return &acpv1.TurnStop{Reason: acpv1.StopReasonMaxTokens}
 		case 2:
-			return NewInvalidParamsError(nil)
+			return acpv1.NewInvalidParamsError(nil)
 		}
 		return errors.New("disk on fire")
 	}, nil, nil, true)
@@ -222,13 +224,13 @@ func TestTurnUnknownSession(t *testing.T) {
 // TestTurnContract: advertising loadSession or a session capability the
 // agent does not serve is refused at initialize.
 func TestTurnContract(t *testing.T) {
-	for _, caps := range []*AgentCapabilities{
-		{LoadSession: Ptr(true)},
-		{SessionCapabilities: &SessionCapabilities{List: &SessionListCapabilities{}}},
-		{SessionCapabilities: &SessionCapabilities{Delete: &SessionDeleteCapabilities{}}},
+	for _, caps := range []*acpv1.AgentCapabilities{
+		{LoadSession: acpv1.Ptr(true)},
+		{SessionCapabilities: &acpv1.SessionCapabilities{List: &acpv1.SessionListCapabilities{}}},
+		{SessionCapabilities: &acpv1.SessionCapabilities{Delete: &acpv1.SessionDeleteCapabilities{}}},
 	} {
 		p := newWirePeer(t, func(w io.Writer, r io.Reader) interface{ Done() <-chan struct{} } {
-			return NewAgentSideConnection(&plainAgent{caps: caps}, w, r)
+			return acpv1.NewAgentSideConnection(&plainAgent{caps: caps}, w, r)
 		})
 		p.send(initV1)
 		got := p.recv()
@@ -241,17 +243,17 @@ func TestTurnContract(t *testing.T) {
 }
 
 // plainAgent serves no session method beyond the required ones.
-type plainAgent struct{ caps *AgentCapabilities }
+type plainAgent struct{ caps *acpv1.AgentCapabilities }
 
-func (a *plainAgent) Initialize(ctx context.Context, p *InitializeRequest) (*InitializeResponse, error) {
-	r := NewInitializeResponse(1)
+func (a *plainAgent) Initialize(ctx context.Context, p *acpv1.InitializeRequest) (*acpv1.InitializeResponse, error) {
+	r := acpv1.NewInitializeResponse(1)
 	r.AgentCapabilities = a.caps
 	return r, nil
 }
-func (a *plainAgent) Cancel(context.Context, *CancelNotification) error { return nil }
-func (a *plainAgent) NewSession(context.Context, *NewSessionRequest) (*NewSessionResponse, error) {
-	return NewNewSessionResponse("s"), nil
+func (a *plainAgent) Cancel(context.Context, *acpv1.CancelNotification) error { return nil }
+func (a *plainAgent) NewSession(context.Context, *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
+	return acpv1.NewNewSessionResponse("s"), nil
 }
-func (a *plainAgent) Prompt(context.Context, *PromptRequest) (*PromptResponse, error) {
-	return NewPromptResponse(StopReasonEndTurn), nil
+func (a *plainAgent) Prompt(context.Context, *acpv1.PromptRequest) (*acpv1.PromptResponse, error) {
+	return acpv1.NewPromptResponse(acpv1.StopReasonEndTurn), nil
 }

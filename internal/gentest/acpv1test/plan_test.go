@@ -1,10 +1,12 @@
-package acpv1
+package acpv1test
 
 import (
 	"encoding/json"
 	"reflect"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv1"
+	"github.com/acpgen/acpgen/internal/gentest/buildtag"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
@@ -59,9 +61,9 @@ var planOpsUpdateInputs = []struct {
 }
 
 // planOpsDecode decodes session/update params, failing the test on error.
-func planOpsDecode(t *testing.T, input string) SessionNotification {
+func planOpsDecode(t *testing.T, input string) acpv1.SessionNotification {
 	t.Helper()
-	var n SessionNotification
+	var n acpv1.SessionNotification
 	if err := json.Unmarshal([]byte(input), &n); err != nil {
 		t.Fatalf("decode %s: %v", input, err)
 	}
@@ -88,7 +90,7 @@ func planOpsMember(t *testing.T, b []byte, key string) json.RawMessage {
 // The stable "plan" update is typed, with its entries, in every build.
 func TestPlanOpsStablePlanUpdate(t *testing.T) {
 	n := planOpsDecode(t, planOpsStableInput)
-	p, ok := n.Update.Value.(*SessionUpdatePlan)
+	p, ok := n.Update.Value.(*acpv1.SessionUpdatePlan)
 	if !ok {
 		t.Fatalf("update is %T, want *SessionUpdatePlan", n.Update.Value)
 	}
@@ -111,7 +113,7 @@ func TestPlanOpsUpdatesDecodeWithTag(t *testing.T) {
 			if tag := n.Update.Tag(); tag != c.tag {
 				t.Errorf("Tag() = %q, want %q", tag, c.tag)
 			}
-			_, other := n.Update.Value.(*SessionUpdateOther)
+			_, other := n.Update.Value.(*acpv1.SessionUpdateOther)
 			if other == planOpsBuild {
 				t.Errorf("update is %T with planOpsBuild = %v", n.Update.Value, planOpsBuild)
 			}
@@ -123,10 +125,10 @@ func TestPlanOpsUpdatesDecodeWithTag(t *testing.T) {
 // ClientCapabilities has a Plan field exactly when plan operations are built,
 // and the umbrella tag builds them.
 func TestPlanOpsClientCapabilitiesFieldPerBuild(t *testing.T) {
-	if unstableBuild && !planOpsBuild {
+	if buildtag.Unstable && !planOpsBuild {
 		t.Fatal("the unstable tag is on but plan operations are not built")
 	}
-	f, ok := reflect.TypeOf(ClientCapabilities{}).FieldByName("Plan")
+	f, ok := reflect.TypeOf(acpv1.ClientCapabilities{}).FieldByName("Plan")
 	if ok != planOpsBuild {
 		t.Fatalf("ClientCapabilities has Plan field: %v, want %v", ok, planOpsBuild)
 	}

@@ -1,4 +1,4 @@
-package acpv2
+package acpv2test
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/internal/gentest/buildtag"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
@@ -48,9 +50,9 @@ const (
 )
 
 // planOpsDecode decodes session/update params, failing the test on error.
-func planOpsDecode(t *testing.T, input string) UpdateSessionNotification {
+func planOpsDecode(t *testing.T, input string) acpv2.UpdateSessionNotification {
 	t.Helper()
-	var n UpdateSessionNotification
+	var n acpv2.UpdateSessionNotification
 	if err := json.Unmarshal([]byte(input), &n); err != nil {
 		t.Fatalf("decode %s: %v", input, err)
 	}
@@ -62,11 +64,11 @@ func planOpsDecode(t *testing.T, input string) UpdateSessionNotification {
 
 // planOpsContent decodes input and returns the plan content of its
 // plan_update, which is typed in every build.
-func planOpsContent(t *testing.T, input string) (UpdateSessionNotification, PlanUpdateContentVariant) {
+func planOpsContent(t *testing.T, input string) (acpv2.UpdateSessionNotification, acpv2.PlanUpdateContentVariant) {
 	t.Helper()
 	n := planOpsDecode(t, input)
 	switch u := n.Update.Value.(type) {
-	case *SessionUpdatePlanUpdate:
+	case *acpv2.SessionUpdatePlanUpdate:
 		if u.Plan.Value == nil {
 			t.Fatal("plan content is nil")
 		}
@@ -81,7 +83,7 @@ func planOpsContent(t *testing.T, input string) (UpdateSessionNotification, Plan
 func TestPlanOpsItemsTyped(t *testing.T) {
 	n, c := planOpsContent(t, planOpsItemsInput)
 	switch p := c.(type) {
-	case *PlanUpdateContentItems:
+	case *acpv2.PlanUpdateContentItems:
 		if p.PlanID != "p3" {
 			t.Errorf("PlanID = %q, want p3", p.PlanID)
 		}
@@ -99,7 +101,7 @@ func TestPlanOpsItemsTyped(t *testing.T) {
 // the plan id, which the v2 schema requires of it, and re-encodes byte for byte.
 func TestPlanOpsCustomPlanContent(t *testing.T) {
 	n, c := planOpsContent(t, planOpsCustomInput)
-	o, ok := c.(*PlanUpdateContentOther)
+	o, ok := c.(*acpv2.PlanUpdateContentOther)
 	if !ok {
 		t.Fatalf("plan content is %T, want *PlanUpdateContentOther", c)
 	}
@@ -131,7 +133,7 @@ func TestPlanOpsUpdatesDecodeWithTag(t *testing.T) {
 			if tag := n.Update.Tag(); tag != c.tag {
 				t.Errorf("Tag() = %q, want %q", tag, c.tag)
 			}
-			_, other := n.Update.Value.(*SessionUpdateOther)
+			_, other := n.Update.Value.(*acpv2.SessionUpdateOther)
 			if want := c.unstable && !planOpsBuild; other != want {
 				t.Errorf("update is %T, fallback want %v (planOpsBuild = %v)", n.Update.Value, want, planOpsBuild)
 			}
@@ -151,7 +153,7 @@ func TestPlanOpsContentWithoutPlanIDIsError(t *testing.T) {
 		{"markdown", `{"type":"markdown","content":"# Plan"}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var u PlanUpdateContent
+			var u acpv2.PlanUpdateContent
 			err := json.Unmarshal([]byte(c.content), &u)
 			var te *json.UnmarshalTypeError
 			if !errors.As(err, &te) {
@@ -165,7 +167,7 @@ func TestPlanOpsContentWithoutPlanIDIsError(t *testing.T) {
 			}
 
 			params := `{"sessionId":"sess_plan","update":{"sessionUpdate":"plan_update","plan":` + c.content + `}}`
-			var n UpdateSessionNotification
+			var n acpv2.UpdateSessionNotification
 			err = json.Unmarshal([]byte(params), &n)
 			if !errors.As(err, &te) {
 				t.Fatalf("decode %s: error %v (%T), want *json.UnmarshalTypeError", params, err, err)
@@ -177,14 +179,14 @@ func TestPlanOpsContentWithoutPlanIDIsError(t *testing.T) {
 // v2 ClientCapabilities has no plan capability in any build: a "plan" member
 // is kept as received and written back after the named members.
 func TestPlanOpsClientCapabilitiesHasNoPlan(t *testing.T) {
-	if unstableBuild && !planOpsBuild {
+	if buildtag.Unstable && !planOpsBuild {
 		t.Fatal("the unstable tag is on but plan operations are not built")
 	}
-	if _, ok := reflect.TypeOf(ClientCapabilities{}).FieldByName("Plan"); ok {
+	if _, ok := reflect.TypeOf(acpv2.ClientCapabilities{}).FieldByName("Plan"); ok {
 		t.Fatal("ClientCapabilities has a Plan field")
 	}
 	const in = `{"plan":{},"_meta":{"k":1}}`
-	var caps ClientCapabilities
+	var caps acpv2.ClientCapabilities
 	if err := json.Unmarshal([]byte(in), &caps); err != nil {
 		t.Fatalf("decode %s: %v", in, err)
 	}

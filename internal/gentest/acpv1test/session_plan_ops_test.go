@@ -1,6 +1,6 @@
 //go:build unstable_plan_operations || unstable
 
-package acpv1
+package acpv1test
 
 import (
 	"errors"
@@ -8,21 +8,22 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/internal/conformance"
 	"github.com/acpgen/acpgen/internal/conntest"
 )
 
 // planLines writes out the plans of s, in order: "id kind detail".
-func planLines(s *SessionState) []string {
+func planLines(s *acpv1.SessionState) []string {
 	var out []string
 	for _, p := range s.Snapshot().Plans {
 		line := fmt.Sprintf("%s %s", p.ID, p.Kind)
 		switch p.Kind {
-		case PlanKindItems:
+		case acpv1.PlanKindItems:
 			line += fmt.Sprintf(" %d", len(p.Entries))
-		case PlanKindMarkdown:
+		case acpv1.PlanKindMarkdown:
 			line += " " + p.Content
-		case PlanKindFile:
+		case acpv1.PlanKindFile:
 			line += " " + p.URI
 		}
 		out = append(out, line)
@@ -33,13 +34,13 @@ func planLines(s *SessionState) []string {
 // TestSessionPlanOpsDrafts replays the plan operations examples of the
 // corpus's draft plan page into one session.
 func TestSessionPlanOpsDrafts(t *testing.T) {
-	s := NewSessionState("sess_abc123def456")
+	s := acpv1.NewSessionState("sess_abc123def456")
 	var changes []string
 	for _, m := range conformance.Messages(t, "v1") {
-		if m.Page != "v1_draft_agent-plan" || m.Method != MethodSessionUpdate {
+		if m.Page != "v1_draft_agent-plan" || m.Method != acpv1.MethodSessionUpdate {
 			continue
 		}
-		var n SessionNotification
+		var n acpv1.SessionNotification
 		if err := n.UnmarshalJSON(m.Params); err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
@@ -55,7 +56,7 @@ func TestSessionPlanOpsDrafts(t *testing.T) {
 		t.Errorf("plans = %q, want %q", got, wantPlans)
 	}
 	// Removing a plan that is not there is no error and changes nothing.
-	if c := s.Apply(NewSessionUpdatePlanRemoved("nope")); !c.IsZero() {
+	if c := s.Apply(acpv1.NewSessionUpdatePlanRemoved("nope")); !c.IsZero() {
 		t.Errorf("removing an unknown plan changed %s", describe(c))
 	}
 }
@@ -64,17 +65,17 @@ func TestSessionPlanOpsDrafts(t *testing.T) {
 // gets every plan as plan_update, and removals as plan_removed.
 func TestSendPlanWithPlanOperations(t *testing.T) {
 	ctx := conntest.Ctx(t)
-	init := NewInitializeRequest(1)
-	init.ClientCapabilities = &ClientCapabilities{}
-	init.ClientCapabilities.Plan = &PlanCapabilities{}
+	init := acpv1.NewInitializeRequest(1)
+	init.ClientCapabilities = &acpv1.ClientCapabilities{}
+	init.ClientCapabilities.Plan = &acpv1.PlanCapabilities{}
 	agent, updates := planPair(t, init)
-	client := NewSessionState("s")
-	for _, p := range []PlanState{itemsPlan, {ID: "m", Kind: PlanKindMarkdown, Content: "# x"}, {ID: "f", Kind: PlanKindFile, URI: "file:///p"}} {
+	client := acpv1.NewSessionState("s")
+	for _, p := range []acpv1.PlanState{itemsPlan, {ID: "m", Kind: acpv1.PlanKindMarkdown, Content: "# x"}, {ID: "f", Kind: acpv1.PlanKindFile, URI: "file:///p"}} {
 		if err := agent.SendPlan(ctx, "s", p); err != nil {
 			t.Fatal(err)
 		}
 		u := conntest.Receive(t, updates, "session update")
-		if _, ok := u.Value.(*SessionUpdatePlanUpdate); !ok {
+		if _, ok := u.Value.(*acpv1.SessionUpdatePlanUpdate); !ok {
 			t.Errorf("%s plan sent as %T, want plan_update", p.Kind, u.Value)
 		}
 		client.Apply(u)
@@ -94,8 +95,8 @@ func TestSendPlanWithPlanOperations(t *testing.T) {
 // advertise them.
 func TestSendPlanPlanOperationsNotAdvertised(t *testing.T) {
 	ctx := conntest.Ctx(t)
-	agent, updates := planPair(t, NewInitializeRequest(1))
-	if err := agent.SendPlan(ctx, "s", PlanState{ID: "m", Kind: PlanKindMarkdown}); !errors.Is(err, ErrPlanNotRepresentable) {
+	agent, updates := planPair(t, acpv1.NewInitializeRequest(1))
+	if err := agent.SendPlan(ctx, "s", acpv1.PlanState{ID: "m", Kind: acpv1.PlanKindMarkdown}); !errors.Is(err, acpv1.ErrPlanNotRepresentable) {
 		t.Errorf("SendPlan(markdown) = %v, want ErrPlanNotRepresentable", err)
 	}
 	if err := agent.SendPlan(ctx, "s", itemsPlan); err != nil {

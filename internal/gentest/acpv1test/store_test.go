@@ -1,4 +1,4 @@
-package acpv1
+package acpv1test
 
 import (
 	"context"
@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // history returns the positions and updates that store retains of id.
-func history(t *testing.T, store SessionStore, id SessionID) (seqs []uint64, updates []string) {
+func history(t *testing.T, store acpv1.SessionStore, id acpv1.SessionID) (seqs []uint64, updates []string) {
 	t.Helper()
 	err := store.History(context.Background(), id, func(seq uint64, u json.RawMessage) error {
 		seqs, updates = append(seqs, seq), append(updates, string(u))
@@ -25,8 +27,8 @@ func history(t *testing.T, store SessionStore, id SessionID) (seqs []uint64, upd
 // record written meanwhile by another writer.
 func TestMemoryStoreSave(t *testing.T) {
 	ctx := context.Background()
-	var m MemoryStore
-	a := &SessionRecord{ID: "s1", Protocol: 1, Cwd: "/w"}
+	var m acpv1.MemoryStore
+	a := &acpv1.SessionRecord{ID: "s1", Protocol: 1, Cwd: "/w"}
 	if err := m.Save(ctx, a, json.RawMessage(`1`), json.RawMessage(`2`)); err != nil {
 		t.Fatal(err)
 	}
@@ -40,20 +42,20 @@ func TestMemoryStoreSave(t *testing.T) {
 	if err := m.Save(ctx, b, json.RawMessage(`3`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Save(ctx, a, json.RawMessage(`4`)); !errors.Is(err, ErrSessionConflict) {
+	if err := m.Save(ctx, a, json.RawMessage(`4`)); !errors.Is(err, acpv1.ErrSessionConflict) {
 		t.Errorf("a save over a stale revision: %v", err)
 	}
-	if err := m.Save(ctx, &SessionRecord{ID: "s1"}); !errors.Is(err, ErrSessionConflict) {
+	if err := m.Save(ctx, &acpv1.SessionRecord{ID: "s1"}); !errors.Is(err, acpv1.ErrSessionConflict) {
 		t.Errorf("creating a session that exists: %v", err)
 	}
 	seqs, updates := history(t, &m, "s1")
 	if fmt.Sprint(seqs, updates) != "[1 2 3] [1 2 3]" {
 		t.Errorf("history: %v %v", seqs, updates)
 	}
-	if _, err := m.Load(ctx, "nope"); !errors.Is(err, ErrSessionNotStored) {
+	if _, err := m.Load(ctx, "nope"); !errors.Is(err, acpv1.ErrSessionNotStored) {
 		t.Errorf("Load of no session: %v", err)
 	}
-	if err := m.History(ctx, "nope", nil); !errors.Is(err, ErrSessionNotStored) {
+	if err := m.History(ctx, "nope", nil); !errors.Is(err, acpv1.ErrSessionNotStored) {
 		t.Errorf("History of no session: %v", err)
 	}
 }
@@ -62,8 +64,8 @@ func TestMemoryStoreSave(t *testing.T) {
 // the positions of those left say so.
 func TestMemoryStoreBounds(t *testing.T) {
 	ctx := context.Background()
-	m := MemoryStore{MaxUpdates: 3, MaxBytes: 10}
-	rec := &SessionRecord{ID: "s"}
+	m := acpv1.MemoryStore{MaxUpdates: 3, MaxBytes: 10}
+	rec := &acpv1.SessionRecord{ID: "s"}
 	for i := 1; i <= 5; i++ {
 		if err := m.Save(ctx, rec, json.RawMessage(fmt.Sprint(i))); err != nil {
 			t.Fatal(err)
@@ -90,9 +92,9 @@ func TestMemoryStoreBounds(t *testing.T) {
 // deleted sessions are gone; a foreign cursor is ErrBadCursor.
 func TestMemoryStoreList(t *testing.T) {
 	ctx := context.Background()
-	var m MemoryStore
+	var m acpv1.MemoryStore
 	for i := 1; i <= 5; i++ {
-		if err := m.Save(ctx, &SessionRecord{ID: SessionID(fmt.Sprint("s", i)), Protocol: 1 + i%2, Cwd: fmt.Sprint("/", i%3)}); err != nil {
+		if err := m.Save(ctx, &acpv1.SessionRecord{ID: acpv1.SessionID(fmt.Sprint("s", i)), Protocol: 1 + i%2, Cwd: fmt.Sprint("/", i%3)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -102,8 +104,8 @@ func TestMemoryStoreList(t *testing.T) {
 	if err := m.Delete(ctx, "s3"); err != nil {
 		t.Errorf("deleting twice: %v", err)
 	}
-	var ids []SessionID
-	q := SessionQuery{Limit: 2}
+	var ids []acpv1.SessionID
+	q := acpv1.SessionQuery{Limit: 2}
 	for pages := 0; pages < 5; pages++ {
 		page, next, err := m.List(ctx, q)
 		if err != nil {
@@ -120,15 +122,15 @@ func TestMemoryStoreList(t *testing.T) {
 	if fmt.Sprint(ids) != "[s1 s2 s4 s5]" {
 		t.Errorf("all pages: %v", ids)
 	}
-	page, _, _ := m.List(ctx, SessionQuery{Protocol: 2})
+	page, _, _ := m.List(ctx, acpv1.SessionQuery{Protocol: 2})
 	if len(page) != 2 || page[0].ID != "s1" || page[1].ID != "s5" {
 		t.Errorf("protocol 2: %+v", page)
 	}
-	page, _, _ = m.List(ctx, SessionQuery{Cwd: "/1"})
+	page, _, _ = m.List(ctx, acpv1.SessionQuery{Cwd: "/1"})
 	if len(page) != 2 || page[0].ID != "s1" || page[1].ID != "s4" {
 		t.Errorf("cwd /1: %+v", page)
 	}
-	if _, _, err := m.List(ctx, SessionQuery{Cursor: "x"}); !errors.Is(err, ErrBadCursor) {
+	if _, _, err := m.List(ctx, acpv1.SessionQuery{Cursor: "x"}); !errors.Is(err, acpv1.ErrBadCursor) {
 		t.Errorf("a foreign cursor: %v", err)
 	}
 }

@@ -1,8 +1,10 @@
-package acpv2
+package acpv2test
 
 import (
 	"context"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
 // TestTurnResumeHistory: a session/resume with replayFrom start replays
@@ -11,15 +13,15 @@ import (
 // resume's snapshot replaces), on the same connection and on another that
 // shares the store, then the current state, then the answer.
 func TestTurnResumeHistory(t *testing.T) {
-	store := &MemoryStore{}
-	turn := func(ctx context.Context, turn *Turn) error {
+	store := &acpv2.MemoryStore{}
+	turn := func(ctx context.Context, turn *acpv2.Turn) error {
 		if err := turn.Say(ctx, "hi"); err != nil {
 			return err
 		}
-		return turn.Update(ctx, NewSessionUpdatePlanUpdate(NewPlanUpdateContentItems("main", []PlanEntry{
-			{Content: "a", Priority: PlanEntryPriorityHigh, Status: PlanEntryStatusPending}})))
+		return turn.Update(ctx, acpv2.NewSessionUpdatePlanUpdate(acpv2.NewPlanUpdateContentItems("main", []acpv2.PlanEntry{
+			{Content: "a", Priority: acpv2.PlanEntryPriorityHigh, Status: acpv2.PlanEntryStatusPending}})))
 	}
-	p := turnPeer(t, turn, &TurnOptions{Store: store})
+	p := turnPeer(t, turn, &acpv2.TurnOptions{Store: store})
 	sayHi := upd + `{"sessionUpdate":"agent_message_chunk","messageId":"msg_3","content":{"type":"text","text":"hi"}}}}`
 	plan := upd + `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"main","entries":[{"content":"a","priority":"high","status":"pending"}]}}}}`
 	p.send(promptHi)
@@ -30,7 +32,7 @@ func TestTurnResumeHistory(t *testing.T) {
 	p.expect(want...)
 
 	next := counter()
-	q := turnPeer(t, turn, &TurnOptions{Store: store, NewID: func(prefix string) string { return next(prefix + "b") }})
+	q := turnPeer(t, turn, &acpv2.TurnOptions{Store: store, NewID: func(prefix string) string { return next(prefix + "b") }})
 	q.send(resume)
 	q.expect(want...)
 	q.send(`{"jsonrpc":"2.0","id":6,"method":"session/list","params":{}}`)

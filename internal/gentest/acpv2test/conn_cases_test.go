@@ -1,4 +1,4 @@
-package acpv2
+package acpv2test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/conntest"
 )
 
@@ -19,24 +20,24 @@ import (
 // response carries none); caseClient answers as each session is told to.
 
 type caseAgent struct {
-	conn      *AgentSideConnection
+	conn      *acpv2.AgentSideConnection
 	mu        sync.Mutex
 	sessions  int
-	cancelled map[SessionID]bool
+	cancelled map[acpv2.SessionID]bool
 }
 
-func (a *caseAgent) Initialize(ctx context.Context, p *InitializeRequest) (*InitializeResponse, error) {
-	return &InitializeResponse{ProtocolVersion: 2, Info: Implementation{Name: "a", Version: "1"}, AuthMethods: []AuthMethod{}}, nil
+func (a *caseAgent) Initialize(ctx context.Context, p *acpv2.InitializeRequest) (*acpv2.InitializeResponse, error) {
+	return &acpv2.InitializeResponse{ProtocolVersion: 2, Info: acpv2.Implementation{Name: "a", Version: "1"}, AuthMethods: []acpv2.AuthMethod{}}, nil
 }
 
-func (a *caseAgent) NewSession(ctx context.Context, p *NewSessionRequest) (*NewSessionResponse, error) {
+func (a *caseAgent) NewSession(ctx context.Context, p *acpv2.NewSessionRequest) (*acpv2.NewSessionResponse, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions++
-	return &NewSessionResponse{SessionID: SessionID(fmt.Sprint("sess_", a.sessions))}, nil
+	return &acpv2.NewSessionResponse{SessionID: acpv2.SessionID(fmt.Sprint("sess_", a.sessions))}, nil
 }
 
-func (a *caseAgent) CancelSession(ctx context.Context, p *CancelSessionNotification) error {
+func (a *caseAgent) CancelSession(ctx context.Context, p *acpv2.CancelSessionNotification) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, ok := a.cancelled[p.SessionID]; ok {
@@ -45,30 +46,30 @@ func (a *caseAgent) CancelSession(ctx context.Context, p *CancelSessionNotificat
 	return nil
 }
 
-func (a *caseAgent) Prompt(ctx context.Context, p *PromptRequest) (*PromptResponse, error) {
+func (a *caseAgent) Prompt(ctx context.Context, p *acpv2.PromptRequest) (*acpv2.PromptResponse, error) {
 	a.mu.Lock()
 	a.cancelled[p.SessionID] = false
 	a.mu.Unlock()
 	for _, b := range p.Prompt {
-		if t, ok := b.Value.(*ContentBlockText); ok {
+		if t, ok := b.Value.(*acpv2.ContentBlockText); ok {
 			if err := a.conn.UpdateSession(ctx, chunk(p.SessionID, t.Text)); err != nil {
 				return nil, err
 			}
 		}
 	}
-	answer, err := a.conn.RequestPermission(ctx, &RequestPermissionRequest{
+	answer, err := a.conn.RequestPermission(ctx, &acpv2.RequestPermissionRequest{
 		SessionID: p.SessionID,
 		Title:     "echo",
-		Options: []PermissionOption{
-			{OptionID: "allow", Name: "Allow", Kind: PermissionOptionKindAllowOnce},
-			{OptionID: "reject", Name: "Reject", Kind: PermissionOptionKindRejectOnce},
+		Options: []acpv2.PermissionOption{
+			{OptionID: "allow", Name: "Allow", Kind: acpv2.PermissionOptionKindAllowOnce},
+			{OptionID: "reject", Name: "Reject", Kind: acpv2.PermissionOptionKindRejectOnce},
 		},
 	})
 	if err != nil {
 		return nil, err
 	}
 	outcome := "cancelled"
-	if s, ok := answer.Outcome.Value.(*RequestPermissionOutcomeSelected); ok {
+	if s, ok := answer.Outcome.Value.(*acpv2.RequestPermissionOutcomeSelected); ok {
 		outcome = string(s.OptionID)
 	}
 	a.mu.Lock()
@@ -83,19 +84,19 @@ func (a *caseAgent) Prompt(ctx context.Context, p *PromptRequest) (*PromptRespon
 			return nil, err
 		}
 	}
-	return &PromptResponse{MessageID: "m"}, nil
+	return &acpv2.PromptResponse{MessageID: "m"}, nil
 }
 
 type caseClient struct {
-	conn    *ClientSideConnection
+	conn    *acpv2.ClientSideConnection
 	mu      sync.Mutex
-	chunks  map[SessionID][]string
-	answers map[SessionID]string
+	chunks  map[acpv2.SessionID][]string
+	answers map[acpv2.SessionID]string
 }
 
-func (c *caseClient) UpdateSession(ctx context.Context, n *UpdateSessionNotification) error {
-	if u, ok := n.Update.Value.(*SessionUpdateAgentMessageChunk); ok {
-		if t, ok := u.Content.Value.(*ContentBlockText); ok {
+func (c *caseClient) UpdateSession(ctx context.Context, n *acpv2.UpdateSessionNotification) error {
+	if u, ok := n.Update.Value.(*acpv2.SessionUpdateAgentMessageChunk); ok {
+		if t, ok := u.Content.Value.(*acpv2.ContentBlockText); ok {
 			c.mu.Lock()
 			c.chunks[n.SessionID] = append(c.chunks[n.SessionID], t.Text)
 			c.mu.Unlock()
@@ -104,30 +105,30 @@ func (c *caseClient) UpdateSession(ctx context.Context, n *UpdateSessionNotifica
 	return nil
 }
 
-func (c *caseClient) RequestPermission(ctx context.Context, p *RequestPermissionRequest) (*RequestPermissionResponse, error) {
+func (c *caseClient) RequestPermission(ctx context.Context, p *acpv2.RequestPermissionRequest) (*acpv2.RequestPermissionResponse, error) {
 	c.mu.Lock()
 	answer := c.answers[p.SessionID]
 	c.mu.Unlock()
 	if answer == "cancel" {
 		// The cancellation goes out before the answer, and is seen first.
-		if err := c.conn.CancelSession(ctx, &CancelSessionNotification{SessionID: p.SessionID}); err != nil {
+		if err := c.conn.CancelSession(ctx, &acpv2.CancelSessionNotification{SessionID: p.SessionID}); err != nil {
 			return nil, err
 		}
-		return &RequestPermissionResponse{Outcome: RequestPermissionOutcome{Value: &RequestPermissionOutcomeCancelled{}}}, nil
+		return &acpv2.RequestPermissionResponse{Outcome: acpv2.RequestPermissionOutcome{Value: &acpv2.RequestPermissionOutcomeCancelled{}}}, nil
 	}
-	return &RequestPermissionResponse{Outcome: RequestPermissionOutcome{Value: &RequestPermissionOutcomeSelected{
-		SelectedPermissionOutcome{OptionID: PermissionOptionID(answer)}}}}, nil
+	return &acpv2.RequestPermissionResponse{Outcome: acpv2.RequestPermissionOutcome{Value: &acpv2.RequestPermissionOutcomeSelected{
+		SelectedPermissionOutcome: acpv2.SelectedPermissionOutcome{OptionID: acpv2.PermissionOptionID(answer)}}}}, nil
 }
 
 func (c *caseClient) prompt(ctx context.Context, text, answer string) (string, error) {
-	s, err := c.conn.NewSession(ctx, &NewSessionRequest{Cwd: "/w"})
+	s, err := c.conn.NewSession(ctx, &acpv2.NewSessionRequest{Cwd: "/w"})
 	if err != nil {
 		return "", err
 	}
 	c.mu.Lock()
 	c.answers[s.SessionID] = answer
 	c.mu.Unlock()
-	if _, err := c.conn.Prompt(ctx, &PromptRequest{SessionID: s.SessionID, Prompt: []ContentBlock{{Value: &ContentBlockText{TextContent{Text: text}}}}}); err != nil {
+	if _, err := c.conn.Prompt(ctx, &acpv2.PromptRequest{SessionID: s.SessionID, Prompt: []acpv2.ContentBlock{{Value: &acpv2.ContentBlockText{TextContent: acpv2.TextContent{Text: text}}}}}); err != nil {
 		return "", err
 	}
 	c.mu.Lock()
@@ -138,14 +139,14 @@ func (c *caseClient) prompt(ctx context.Context, text, answer string) (string, e
 func TestConnInteropCases(t *testing.T) {
 	agentIn, toAgent := io.Pipe()
 	clientIn, toClient := io.Pipe()
-	a := &caseAgent{cancelled: map[SessionID]bool{}}
-	a.conn = NewAgentSideConnection(a, toClient, agentIn)
-	c := &caseClient{chunks: map[SessionID][]string{}, answers: map[SessionID]string{}}
-	c.conn = NewClientSideConnection(c, toAgent, clientIn)
+	a := &caseAgent{cancelled: map[acpv2.SessionID]bool{}}
+	a.conn = acpv2.NewAgentSideConnection(a, toClient, agentIn)
+	c := &caseClient{chunks: map[acpv2.SessionID][]string{}, answers: map[acpv2.SessionID]string{}}
+	c.conn = acpv2.NewClientSideConnection(c, toAgent, clientIn)
 	defer func() { toAgent.Close(); toClient.Close(); <-a.conn.Done(); <-c.conn.Done() }()
 	ctx := conntest.Ctx(t)
 
-	if _, err := c.conn.Initialize(ctx, &InitializeRequest{ProtocolVersion: 2, Info: Implementation{Name: "c", Version: "1"}}); err != nil {
+	if _, err := c.conn.Initialize(ctx, &acpv2.InitializeRequest{ProtocolVersion: 2, Info: acpv2.Implementation{Name: "c", Version: "1"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ text, answer, want string }{
@@ -165,10 +166,10 @@ func TestConnInteropCases(t *testing.T) {
 		want   string
 	}{
 		{"session/unknown", map[string]string{}, `{"code":-32601,"message":"Method not found","data":{"method":"session/unknown"}}`},
-		{MethodNewSession, map[string]int{"cwd": 7}, `{"code":-32602,"message":"Invalid params","data":{"details":"json: cannot unmarshal number into Go struct field .cwd of type acpv2.AbsolutePath","path":"cwd"}}`},
+		{acpv2.MethodNewSession, map[string]int{"cwd": 7}, `{"code":-32602,"message":"Invalid params","data":{"details":"json: cannot unmarshal number into Go struct field .cwd of type acpv2.AbsolutePath","path":"cwd"}}`},
 	} {
 		_, err := c.conn.ExtMethod(ctx, tc.method, tc.params)
-		var rpcErr *Error
+		var rpcErr *acpv2.Error
 		if !errors.As(err, &rpcErr) {
 			t.Errorf("%s: %v", tc.method, err)
 			continue
@@ -197,7 +198,7 @@ func TestConnInteropCases(t *testing.T) {
 	}
 }
 
-func chunk(id SessionID, text string) *UpdateSessionNotification {
-	return &UpdateSessionNotification{SessionID: id, Update: SessionUpdate{Value: &SessionUpdateAgentMessageChunk{
-		ContentChunk: ContentChunk{Content: ContentBlock{Value: &ContentBlockText{TextContent{Text: text}}}}}}}
+func chunk(id acpv2.SessionID, text string) *acpv2.UpdateSessionNotification {
+	return &acpv2.UpdateSessionNotification{SessionID: id, Update: acpv2.SessionUpdate{Value: &acpv2.SessionUpdateAgentMessageChunk{
+		ContentChunk: acpv2.ContentChunk{Content: acpv2.ContentBlock{Value: &acpv2.ContentBlockText{TextContent: acpv2.TextContent{Text: text}}}}}}}
 }

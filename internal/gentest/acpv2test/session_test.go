@@ -1,4 +1,4 @@
-package acpv2
+package acpv2test
 
 import (
 	"flag"
@@ -8,30 +8,41 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/jsontest"
 	"github.com/acpgen/acpgen/internal/sessiontest"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata")
 
+// definitions holds the constructors of the schema definitions the session
+// and plan tests decode, by schema name: the generated table of them all
+// (definitions_test.go) is internal to the package.
+var definitions = jsontest.Definitions{
+	"SessionUpdate":                  func() any { return new(acpv2.SessionUpdate) },
+	"SetSessionConfigOptionResponse": func() any { return new(acpv2.SetSessionConfigOptionResponse) },
+	"ToolCallUpdate":                 func() any { return new(acpv2.ToolCallUpdate) },
+	"UpdateSessionNotification":      func() any { return new(acpv2.UpdateSessionNotification) },
+}
+
 // describe writes out a change for the golden file and the tests.
-func describe(c SessionChange) string { return sessiontest.Describe(c) }
+func describe(c acpv2.SessionChange) string { return sessiontest.Describe(c) }
 
 // TestSessionCorpus replays the session updates of the corpus's stable
 // pages into session states: testdata/session_corpus.golden holds what
 // each changed and where each session ends.
 func TestSessionCorpus(t *testing.T) {
-	newState := func(id string) any { return NewSessionState(SessionID(id)) }
+	newState := func(id string) any { return acpv2.NewSessionState(acpv2.SessionID(id)) }
 	sessiontest.Corpus(t, "v2", definitions, "UpdateSessionNotification", newState, "testdata/session_corpus.golden", *updateGolden)
 }
 
-func decodeUpdate(t *testing.T, update string) SessionUpdate {
+func decodeUpdate(t *testing.T, update string) acpv2.SessionUpdate {
 	t.Helper()
-	return jsontest.Decode[SessionUpdate](t, update)
+	return jsontest.Decode[acpv2.SessionUpdate](t, update)
 }
 
 func TestSessionStatePlans(t *testing.T) {
-	s := NewSessionState("s")
+	s := acpv2.NewSessionState("s")
 	sessiontest.RunSteps(t, sessiontest.NewState(definitions, s), [][2]string{
 		{`{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"b","entries":[{"content":"a","priority":"high","status":"pending"}]}}`, "plan b"},
 		{`{"sessionUpdate":"plan_update","plan":{"type":"_outline","planId":"a","nodes":[1,2]}}`, "plan a"},
@@ -41,7 +52,7 @@ func TestSessionStatePlans(t *testing.T) {
 	if len(snap.Plans) != 2 || snap.Plans[0].ID != "b" || snap.Plans[1].ID != "a" {
 		t.Fatalf("plans = %+v, want b then a", snap.Plans)
 	}
-	if p := snap.Plans[0]; p.Kind != PlanKindItems || len(p.Entries) != 0 {
+	if p := snap.Plans[0]; p.Kind != acpv2.PlanKindItems || len(p.Entries) != 0 {
 		t.Errorf("plan b = %+v, want its second content (no entries)", p)
 	}
 	if p := snap.Plans[1]; p.Kind != "_outline" || string(p.Raw) != `{"type":"_outline","planId":"a","nodes":[1,2]}` {
@@ -50,18 +61,18 @@ func TestSessionStatePlans(t *testing.T) {
 }
 
 func TestSessionStateToolCalls(t *testing.T) {
-	s := NewSessionState("s")
+	s := acpv2.NewSessionState("s")
 	c := s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read","content":[{"type":"content","content":{"type":"text","text":"x"}}],"_meta":{"a":1,"b":2}}`))
 	if got := describe(c); got != "tool call t1" {
 		t.Errorf("change = %s", got)
 	}
 	call, _ := s.ToolCall("t1")
-	if call.Kind != ToolKindOther || call.Status != ToolCallStatusPending || *call.Title != "Read" || call.Name != nil {
+	if call.Kind != acpv2.ToolKindOther || call.Status != acpv2.ToolCallStatusPending || *call.Title != "Read" || call.Name != nil {
 		t.Errorf("new call = %+v, want the protocol defaults and its title", call)
 	}
 	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","kind":"read","status":"in_progress","_meta":{"b":null,"c":{"d":1}},"capabilities":{"cancel":{}}}`))
 	call, _ = s.ToolCall("t1")
-	if call.Kind != ToolKindRead || call.Status != ToolCallStatusInProgress || *call.Title != "Read" || len(call.Content) != 1 ||
+	if call.Kind != acpv2.ToolKindRead || call.Status != acpv2.ToolCallStatusInProgress || *call.Title != "Read" || len(call.Content) != 1 ||
 		string(call.Meta) != `{"a":1,"c":{"d":1}}` || call.Capabilities == nil {
 		t.Errorf("patched call = %+v (meta %s)", call, call.Meta)
 	}
@@ -71,7 +82,7 @@ func TestSessionStateToolCalls(t *testing.T) {
 	}
 	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","kind":null,"status":null,"title":null,"content":[],"_meta":null,"capabilities":null}`))
 	call, _ = s.ToolCall("t1")
-	want := ToolCallState{ToolCallID: "t1", Kind: ToolKindOther, Status: ToolCallStatusPending}
+	want := acpv2.ToolCallState{ToolCallID: "t1", Kind: acpv2.ToolKindOther, Status: acpv2.ToolCallStatusPending}
 	if !reflect.DeepEqual(call, want) {
 		t.Errorf("cleared call = %+v, want %+v", call, want)
 	}
@@ -83,12 +94,12 @@ func TestToolCallPatchCoversEveryMember(t *testing.T) {
 	values := map[string]string{
 		"capabilities": `{"cancel":{}}`,
 	}
-	newState := func() any { return NewSessionState("s") }
+	newState := func() any { return acpv2.NewSessionState("s") }
 	sessiontest.PatchCoversEveryMember(t, definitions, newState, `{"sessionUpdate":"tool_call_update","toolCallId":"t"}`, values)
 }
 
 func TestSessionStateOthers(t *testing.T) {
-	s := NewSessionState("s")
+	s := acpv2.NewSessionState("s")
 	sessiontest.RunSteps(t, sessiontest.NewState(definitions, s), [][2]string{
 		{`{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"web","description":"search"}]}`, "commands"},
 		{`{"sessionUpdate":"session_info_update","title":"First","updatedAt":"2025-01-01T00:00:00Z"}`, "info"},
@@ -118,10 +129,10 @@ func TestSessionStateOthers(t *testing.T) {
 }
 
 func TestSessionSnapshotIsACopy(t *testing.T) {
-	s := NewSessionState("s")
+	s := acpv2.NewSessionState("s")
 	u := decodeUpdate(t, `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[{"content":"a","priority":"high","status":"pending"}]}}`)
 	s.Apply(u)
-	u.Value.(*SessionUpdatePlanUpdate).Plan.Value.(*PlanUpdateContentItems).Entries[0].Content = "changed"
+	u.Value.(*acpv2.SessionUpdatePlanUpdate).Plan.Value.(*acpv2.PlanUpdateContentItems).Entries[0].Content = "changed"
 	snap := s.Snapshot()
 	snap.Plans[0].Entries[0].Content = "changed too"
 	if p, _ := s.Plan("p"); p.Entries[0].Content != "a" {
@@ -130,7 +141,7 @@ func TestSessionSnapshotIsACopy(t *testing.T) {
 }
 
 func TestSessionStateConcurrent(t *testing.T) {
-	sessiontest.Concurrent(t, sessiontest.NewState(definitions, NewSessionState("s")), func(i, j int) string {
+	sessiontest.Concurrent(t, sessiontest.NewState(definitions, acpv2.NewSessionState("s")), func(i, j int) string {
 		return fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":"%d-%d"}`, i, j)
 	})
 }
@@ -199,7 +210,7 @@ func TestSessionStateProperty(t *testing.T) {
 		"content": {`[{"type":"content","content":{"type":"text","text":"x"}}]`, "[]", "null"},
 	}
 	for seq := 0; seq < 200; seq++ {
-		s := NewSessionState("s")
+		s := acpv2.NewSessionState("s")
 		m := &model{plans: map[string]string{}, calls: map[string]map[string]string{}}
 		for step := 0; step < 30; step++ {
 			id := ids[r.Intn(len(ids))]
@@ -235,7 +246,7 @@ func TestSessionStateProperty(t *testing.T) {
 }
 
 // compare says how snapshot differs from the model, "" when it does not.
-func compare(snap SessionSnapshot, m *model) string {
+func compare(snap acpv2.SessionSnapshot, m *model) string {
 	var plans []string
 	for _, p := range snap.Plans {
 		plans = append(plans, p.ID+"="+string(p.Kind))

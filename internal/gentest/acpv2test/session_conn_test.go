@@ -1,4 +1,4 @@
-package acpv2
+package acpv2test
 
 import (
 	"context"
@@ -7,84 +7,89 @@ import (
 	"io"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/conformance"
 	"github.com/acpgen/acpgen/internal/conntest"
 )
 
-var testInfo = Implementation{Name: "test", Version: "1"}
+var testInfo = acpv2.Implementation{Name: "test", Version: "1"}
 
 // sessionAgent is an agent whose session/new and session/prompt run hooks.
 type sessionAgent struct {
-	conn     *AgentSideConnection
-	onNew    func(ctx context.Context, id SessionID)
-	onPrompt func(ctx context.Context, id SessionID)
+	conn     *acpv2.AgentSideConnection
+	onNew    func(ctx context.Context, id acpv2.SessionID)
+	onPrompt func(ctx context.Context, id acpv2.SessionID)
 }
 
-func (a *sessionAgent) Initialize(ctx context.Context, p *InitializeRequest) (*InitializeResponse, error) {
-	return NewInitializeResponse(2, testInfo), nil
+func (a *sessionAgent) Initialize(ctx context.Context, p *acpv2.InitializeRequest) (*acpv2.InitializeResponse, error) {
+	return acpv2.NewInitializeResponse(2, testInfo), nil
 }
 
-func (a *sessionAgent) NewSession(ctx context.Context, p *NewSessionRequest) (*NewSessionResponse, error) {
+func (a *sessionAgent) NewSession(ctx context.Context, p *acpv2.NewSessionRequest) (*acpv2.NewSessionResponse, error) {
 	if a.onNew != nil {
 		a.onNew(ctx, "s1")
 	}
-	r := NewNewSessionResponse("s1")
-	r.ConfigOptions = []SessionConfigOption{}
+	r := acpv2.NewNewSessionResponse("s1")
+	r.ConfigOptions = []acpv2.SessionConfigOption{}
 	return r, nil
 }
 
-func (a *sessionAgent) Prompt(ctx context.Context, p *PromptRequest) (*PromptResponse, error) {
+func (a *sessionAgent) Prompt(ctx context.Context, p *acpv2.PromptRequest) (*acpv2.PromptResponse, error) {
 	if a.onPrompt != nil {
 		a.onPrompt(ctx, p.SessionID)
 	}
-	return NewPromptResponse("m1"), nil
+	return acpv2.NewPromptResponse("m1"), nil
 }
 
-func (a *sessionAgent) CancelSession(ctx context.Context, p *CancelSessionNotification) error {
+func (a *sessionAgent) CancelSession(ctx context.Context, p *acpv2.CancelSessionNotification) error {
 	return nil
 }
 
 // routingClient is a client whose session updates a SessionRouter routes.
-type routingClient struct{ SessionRouter }
+type routingClient struct{ acpv2.SessionRouter }
 
-func (*routingClient) RequestPermission(ctx context.Context, p *RequestPermissionRequest) (*RequestPermissionResponse, error) {
-	return NewRequestPermissionResponse(NewRequestPermissionOutcomeCancelled()), nil
+func (*routingClient) RequestPermission(ctx context.Context, p *acpv2.RequestPermissionRequest) (*acpv2.RequestPermissionResponse, error) {
+	return acpv2.NewRequestPermissionResponse(acpv2.NewRequestPermissionOutcomeCancelled()), nil
 }
 
 // connect joins agent a and client c over pipes; the connections end with
 // the test.
-func connect(t *testing.T, a *sessionAgent, c Client) *ClientSideConnection {
-	var conn *ClientSideConnection
+func connect(t *testing.T, a *sessionAgent, c acpv2.Client) *acpv2.ClientSideConnection {
+	var conn *acpv2.ClientSideConnection
 	a.conn, conn, _ = conntest.Link(t,
-		func(w io.Writer, r io.Reader) *AgentSideConnection { return NewAgentSideConnection(a, w, r) },
-		func(w io.Writer, r io.Reader) *ClientSideConnection { return NewClientSideConnection(c, w, r) })
+		func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
+			return acpv2.NewAgentSideConnection(a, w, r)
+		},
+		func(w io.Writer, r io.Reader) *acpv2.ClientSideConnection {
+			return acpv2.NewClientSideConnection(c, w, r)
+		})
 	return conn
 }
 
 func TestSessionRouter(t *testing.T) {
 	ctx := conntest.Ctx(t)
 	a := &sessionAgent{}
-	a.onNew = func(ctx context.Context, id SessionID) {
-		a.conn.UpdateSession(ctx, NewUpdateSessionNotification(id, NewSessionUpdateUsageUpdate(1, 10)))
+	a.onNew = func(ctx context.Context, id acpv2.SessionID) {
+		a.conn.UpdateSession(ctx, acpv2.NewUpdateSessionNotification(id, acpv2.NewSessionUpdateUsageUpdate(1, 10)))
 	}
-	a.onPrompt = func(ctx context.Context, id SessionID) {
-		a.conn.SendPlan(ctx, id, PlanState{ID: "p", Kind: PlanKindItems, Entries: []PlanEntry{}})
-		a.conn.UpdateSession(ctx, NewUpdateSessionNotification(id, NewSessionUpdateToolCallUpdate(ToolCallUpdate{ToolCallID: "t"})))
-		a.conn.UpdateSession(ctx, NewUpdateSessionNotification(id, NewSessionUpdateConfigOptionUpdate([]SessionConfigOption{})))
+	a.onPrompt = func(ctx context.Context, id acpv2.SessionID) {
+		a.conn.SendPlan(ctx, id, acpv2.PlanState{ID: "p", Kind: acpv2.PlanKindItems, Entries: []acpv2.PlanEntry{}})
+		a.conn.UpdateSession(ctx, acpv2.NewUpdateSessionNotification(id, acpv2.NewSessionUpdateToolCallUpdate(acpv2.ToolCallUpdate{ToolCallID: "t"})))
+		a.conn.UpdateSession(ctx, acpv2.NewUpdateSessionNotification(id, acpv2.NewSessionUpdateConfigOptionUpdate([]acpv2.SessionConfigOption{})))
 	}
 	client := &routingClient{}
 	conn := connect(t, a, client)
-	if _, err := conn.Initialize(ctx, NewInitializeRequest(2, testInfo)); err != nil {
+	if _, err := conn.Initialize(ctx, acpv2.NewInitializeRequest(2, testInfo)); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := client.NewSession(ctx, conn, NewNewSessionRequest("/"))
+	s, _, err := client.NewSession(ctx, conn, acpv2.NewNewSessionRequest("/"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.State().Snapshot().ConfigOptions == nil {
 		t.Error("the config options of the session/new result are not in the state")
 	}
-	if _, err := s.Prompt(ctx, []ContentBlock{NewContentBlockText("hi")}); err != nil {
+	if _, err := s.Prompt(ctx, []acpv2.ContentBlock{acpv2.NewContentBlockText("hi")}); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -100,21 +105,21 @@ func TestSessionRouter(t *testing.T) {
 		t.Errorf("changes = %q, want %q", got, want)
 	}
 	s.Close()
-	if _, err := s.Next(ctx); !errors.Is(err, ErrSessionClosed) {
+	if _, err := s.Next(ctx); !errors.Is(err, acpv2.ErrSessionClosed) {
 		t.Errorf("Next after Close: %v, want ErrSessionClosed", err)
 	}
 }
 
 // planClient records the session updates it receives.
-type planClient struct{ updates chan SessionUpdate }
+type planClient struct{ updates chan acpv2.SessionUpdate }
 
-func (c planClient) UpdateSession(ctx context.Context, n *UpdateSessionNotification) error {
+func (c planClient) UpdateSession(ctx context.Context, n *acpv2.UpdateSessionNotification) error {
 	c.updates <- n.Update
 	return nil
 }
 
-func (planClient) RequestPermission(ctx context.Context, p *RequestPermissionRequest) (*RequestPermissionResponse, error) {
-	return NewRequestPermissionResponse(NewRequestPermissionOutcomeCancelled()), nil
+func (planClient) RequestPermission(ctx context.Context, p *acpv2.RequestPermissionRequest) (*acpv2.RequestPermissionResponse, error) {
+	return acpv2.NewRequestPermissionResponse(acpv2.NewRequestPermissionOutcomeCancelled()), nil
 }
 
 // TestSendPlanV2: a v2 client gets every plan as plan_update; markdown,
@@ -122,23 +127,23 @@ func (planClient) RequestPermission(ctx context.Context, p *RequestPermissionReq
 func TestSendPlanV2(t *testing.T) {
 	ctx := conntest.Ctx(t)
 	a := &sessionAgent{}
-	c := planClient{updates: make(chan SessionUpdate, 8)}
+	c := planClient{updates: make(chan acpv2.SessionUpdate, 8)}
 	conn := connect(t, a, c)
-	if _, err := conn.Initialize(ctx, NewInitializeRequest(2, testInfo)); err != nil {
+	if _, err := conn.Initialize(ctx, acpv2.NewInitializeRequest(2, testInfo)); err != nil {
 		t.Fatal(err)
 	}
 	if got := a.conn.ClientInitialize(); got == nil || got.Info.Name != "test" {
 		t.Fatalf("ClientInitialize = %+v", got)
 	}
-	client := NewSessionState("s")
-	for _, p := range []PlanState{
-		{ID: "m", Kind: PlanKindMarkdown, Content: "# x"},
-		{ID: "f", Kind: PlanKindFile, URI: "file:///p"},
-		{ID: "p", Kind: PlanKindItems, Entries: []PlanEntry{{Content: "x", Priority: PlanEntryPriorityLow, Status: PlanEntryStatusPending}}},
+	client := acpv2.NewSessionState("s")
+	for _, p := range []acpv2.PlanState{
+		{ID: "m", Kind: acpv2.PlanKindMarkdown, Content: "# x"},
+		{ID: "f", Kind: acpv2.PlanKindFile, URI: "file:///p"},
+		{ID: "p", Kind: acpv2.PlanKindItems, Entries: []acpv2.PlanEntry{{Content: "x", Priority: acpv2.PlanEntryPriorityLow, Status: acpv2.PlanEntryStatusPending}}},
 	} {
 		err := a.conn.SendPlan(ctx, "s", p)
-		if p.Kind != PlanKindItems && !planOpsBuild {
-			if !errors.Is(err, ErrPlanNotRepresentable) {
+		if p.Kind != acpv2.PlanKindItems && !planOpsBuild {
+			if !errors.Is(err, acpv2.ErrPlanNotRepresentable) {
 				t.Errorf("SendPlan(%s) = %v, want ErrPlanNotRepresentable", p.Kind, err)
 			}
 			continue
@@ -158,7 +163,7 @@ func TestSendPlanV2(t *testing.T) {
 			t.Fatal(err)
 		}
 		client.Apply(conntest.Receive(t, c.updates, "session update"))
-	} else if !errors.Is(err, ErrPlanNotRepresentable) {
+	} else if !errors.Is(err, acpv2.ErrPlanNotRepresentable) {
 		t.Errorf("RemovePlan = %v, want ErrPlanNotRepresentable", err)
 	}
 	var ids []string
@@ -179,13 +184,13 @@ func TestSendPlanV2(t *testing.T) {
 // and file plans are typed and plan_removed removes; without, they are
 // kept raw and the removal is an update the state does not track.
 func TestSessionPlanOpsDrafts(t *testing.T) {
-	s := NewSessionState("sess_abc123def456")
+	s := acpv2.NewSessionState("sess_abc123def456")
 	var changes []string
 	for _, m := range conformance.Messages(t, "v2") {
-		if m.Page != "v2_draft_agent-plan" || m.Method != MethodUpdateSession {
+		if m.Page != "v2_draft_agent-plan" || m.Method != acpv2.MethodUpdateSession {
 			continue
 		}
-		var n UpdateSessionNotification
+		var n acpv2.UpdateSessionNotification
 		if err := n.UnmarshalJSON(m.Params); err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}

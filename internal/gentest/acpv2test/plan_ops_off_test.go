@@ -1,10 +1,11 @@
 //go:build !unstable_plan_operations && !unstable
 
-package acpv2
+package acpv2test
 
 import (
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
@@ -17,14 +18,14 @@ const planOpsBuild = false
 func TestPlanOpsOffUnstableContentIsFallback(t *testing.T) {
 	for _, c := range []struct {
 		name, input, content, tag string
-		planID                    PlanID
+		planID                    acpv2.PlanID
 	}{
 		{"markdown", planOpsMarkdownInput, planOpsMarkdownContent, "markdown", "p1"},
 		{"file", planOpsFileInput, planOpsFileContent, "file", "p2"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			n, v := planOpsContent(t, c.input)
-			o, ok := v.(*PlanUpdateContentOther)
+			o, ok := v.(*acpv2.PlanUpdateContentOther)
 			if !ok {
 				t.Fatalf("plan content is %T, want *PlanUpdateContentOther", v)
 			}
@@ -44,7 +45,7 @@ func TestPlanOpsOffUnstableContentIsFallback(t *testing.T) {
 // re-encodes byte for byte.
 func TestPlanOpsOffPlanRemovedIsFallback(t *testing.T) {
 	n := planOpsDecode(t, planOpsRemovedInput)
-	o, ok := n.Update.Value.(*SessionUpdateOther)
+	o, ok := n.Update.Value.(*acpv2.SessionUpdateOther)
 	if !ok {
 		t.Fatalf("update is %T, want *SessionUpdateOther", n.Update.Value)
 	}

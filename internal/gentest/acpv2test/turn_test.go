@@ -1,4 +1,4 @@
-package acpv2
+package acpv2test
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
 // wirePeer speaks JSON-RPC lines to one connection over pipes.
@@ -83,14 +85,14 @@ func (p *wirePeer) quiet(d time.Duration) {
 
 // turnAgent is an agent made of a TurnRunner, whose turns run turn.
 type turnAgent struct {
-	*TurnRunner
+	*acpv2.TurnRunner
 	caps bool // advertise capabilities.session
 }
 
-func (a *turnAgent) Initialize(ctx context.Context, p *InitializeRequest) (*InitializeResponse, error) {
-	r := NewInitializeResponse(2, testInfo)
+func (a *turnAgent) Initialize(ctx context.Context, p *acpv2.InitializeRequest) (*acpv2.InitializeResponse, error) {
+	r := acpv2.NewInitializeResponse(2, testInfo)
 	if a.caps {
-		r.Capabilities = &AgentCapabilities{Session: &SessionCapabilities{}}
+		r.Capabilities = &acpv2.AgentCapabilities{Session: &acpv2.SessionCapabilities{}}
 	}
 	return r, nil
 }
@@ -109,16 +111,16 @@ func counter() func(string) string {
 
 // turnPeer serves a TurnRunner agent whose turns run turn, initializes
 // and creates session sess_1.
-func turnPeer(t *testing.T, turn TurnFunc, opts *TurnOptions, connOpts ...ConnOption) *wirePeer {
+func turnPeer(t *testing.T, turn acpv2.TurnFunc, opts *acpv2.TurnOptions, connOpts ...acpv2.ConnOption) *wirePeer {
 	if opts == nil {
-		opts = &TurnOptions{}
+		opts = &acpv2.TurnOptions{}
 	}
 	if opts.NewID == nil {
 		opts.NewID = counter()
 	}
 	p := newWirePeer(t, func(w io.Writer, r io.Reader) interface{ Done() <-chan struct{} } {
-		return NewAgentSideConnectionFunc(func(c *AgentSideConnection) Agent {
-			return &turnAgent{TurnRunner: NewTurnRunner(c, turn, opts), caps: true}
+		return acpv2.NewAgentSideConnectionFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
+			return &turnAgent{TurnRunner: acpv2.NewTurnRunner(c, turn, opts), caps: true}
 		}, w, r, connOpts...)
 	})
 	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"}}}`)
@@ -146,7 +148,7 @@ const (
 // TestTurnEndTurn: the prompt's answer first, then the user message,
 // running, the turn's output and idle end_turn.
 func TestTurnEndTurn(t *testing.T) {
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+	p := turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error {
 		return turn.Say(ctx, "echo")
 	}, nil)
 	p.send(promptHi)
@@ -156,10 +158,10 @@ func TestTurnEndTurn(t *testing.T) {
 }
 
 // permissionTurn asks for permission and hands the outcome to got.
-func permissionTurn(got chan<- string) TurnFunc {
-	return func(ctx context.Context, turn *Turn) error {
-		r, err := turn.RequestPermission(ctx, NewRequestPermissionRequest(turn.SessionID(), "run",
-			[]PermissionOption{{OptionID: "ok", Name: "OK", Kind: PermissionOptionKindAllowOnce}}))
+func permissionTurn(got chan<- string) acpv2.TurnFunc {
+	return func(ctx context.Context, turn *acpv2.Turn) error {
+		r, err := turn.RequestPermission(ctx, acpv2.NewRequestPermissionRequest(turn.SessionID(), "run",
+			[]acpv2.PermissionOption{{OptionID: "ok", Name: "OK", Kind: acpv2.PermissionOptionKindAllowOnce}}))
 		if err != nil {
 			got <- "error: " + err.Error()
 			return err
@@ -207,10 +209,10 @@ func TestTurnError(t *testing.T) {
 		err  error
 		want string
 	}{
-		{NewInvalidParamsError(map[string]string{"details": "bad"}), `{"code":-32602,"message":"Invalid params","data":{"details":"bad"}}`},
+		{acpv2.NewInvalidParamsError(map[string]string{"details": "bad"}), `{"code":-32602,"message":"Invalid params","data":{"details":"bad"}}`},
 		{errors.New("disk full"), `{"code":-32603,"message":"Internal error","data":{"details":"disk full"}}`},
 	} {
-		p := turnPeer(t, func(ctx context.Context, turn *Turn) error { return c.err }, nil)
+		p := turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error { return c.err }, nil)
 		p.send(promptHi)
 		p.expect(acceptedHi, userHi, running,
 			upd+`{"sessionUpdate":"state_update","state":"idle","stopReason":"error","error":`+c.want+`}}}`)
@@ -224,7 +226,7 @@ func TestTurnError(t *testing.T) {
 		defer logMu.Unlock()
 		return log.Write(b)
 	}), nil))
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error { panic("secret") }, nil, WithLogger(logger))
+	p := turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error { panic("secret") }, nil, acpv2.WithLogger(logger))
 	p.send(promptHi)
 	p.expect(acceptedHi, userHi, running,
 		upd+`{"sessionUpdate":"state_update","state":"idle","stopReason":"error","error":{"code":-32603,"message":"Internal error"}}}}`)
@@ -233,8 +235,8 @@ func TestTurnError(t *testing.T) {
 		t.Errorf("the panic was not logged: %q", log.String())
 	}
 	logMu.Unlock()
-	p = turnPeer(t, func(ctx context.Context, turn *Turn) error {
-		return &TurnStop{Reason: NewIdleStateUpdateMaxTokens()}
+	p = turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error {
+		return &acpv2.TurnStop{Reason: acpv2.NewIdleStateUpdateMaxTokens()}
 	}, nil)
 	p.send(promptHi)
 	p.expect(acceptedHi, userHi, running, upd+`{"sessionUpdate":"state_update","state":"idle","stopReason":"max_tokens"}}}`)
@@ -244,7 +246,7 @@ func TestTurnError(t *testing.T) {
 // that turn has ended; session/cancel answers held prompts -32800.
 func TestTurnHeld(t *testing.T) {
 	release := make(chan struct{})
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+	p := turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error {
 		if turn.UserMessageID() == "msg_2" {
 			<-release
 		}
@@ -259,7 +261,7 @@ func TestTurnHeld(t *testing.T) {
 		strings.Replace(userHi, "msg_2", "msg_4", 1), running, endTurn)
 
 	block := make(chan struct{})
-	p = turnPeer(t, func(ctx context.Context, turn *Turn) error {
+	p = turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error {
 		<-ctx.Done()
 		close(block)
 		return ctx.Err()
@@ -285,13 +287,13 @@ func TestTurnHeld(t *testing.T) {
 // idle update; list lists the sessions by cwd.
 func TestTurnResumeCloseList(t *testing.T) {
 	block := make(chan struct{})
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
-		if err := turn.Update(ctx, NewSessionUpdateSessionInfoUpdate()); err != nil {
+	p := turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error {
+		if err := turn.Update(ctx, acpv2.NewSessionUpdateSessionInfoUpdate()); err != nil {
 			return err
 		}
 		<-block
 		return nil
-	}, &TurnOptions{Replay: func(ctx context.Context, id SessionID, from ReplayFrom) error {
+	}, &acpv2.TurnOptions{Replay: func(ctx context.Context, id acpv2.SessionID, from acpv2.ReplayFrom) error {
 		return nil
 	}})
 	p.send(`{"jsonrpc":"2.0","id":5,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/w"}}`)
@@ -321,17 +323,17 @@ func TestTurnResumeCloseList(t *testing.T) {
 // what the runner retains, nothing for a session without a turn, and one
 // that asks for another cursor is refused.
 func TestTurnResumeReplay(t *testing.T) {
-	var runner *TurnRunner
-	opts := &TurnOptions{Replay: func(ctx context.Context, id SessionID, from ReplayFrom) error {
-		if _, ok := from.Value.(*ReplayFromStartVariant); !ok {
-			return NewInvalidParamsError(map[string]string{"details": "unsupported cursor"})
+	var runner *acpv2.TurnRunner
+	opts := &acpv2.TurnOptions{Replay: func(ctx context.Context, id acpv2.SessionID, from acpv2.ReplayFrom) error {
+		if _, ok := from.Value.(*acpv2.ReplayFromStartVariant); !ok {
+			return acpv2.NewInvalidParamsError(map[string]string{"details": "unsupported cursor"})
 		}
-		return runner.Update(ctx, id, NewSessionUpdateUserMessage("old"))
+		return runner.Update(ctx, id, acpv2.NewSessionUpdateUserMessage("old"))
 	}}
 	opts.NewID = counter()
 	p := newWirePeer(t, func(w io.Writer, r io.Reader) interface{ Done() <-chan struct{} } {
-		return NewAgentSideConnectionFunc(func(c *AgentSideConnection) Agent {
-			runner = NewTurnRunner(c, func(context.Context, *Turn) error { return nil }, opts)
+		return acpv2.NewAgentSideConnectionFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
+			runner = acpv2.NewTurnRunner(c, func(context.Context, *acpv2.Turn) error { return nil }, opts)
 			return &turnAgent{TurnRunner: runner}
 		}, w, r)
 	})
@@ -345,7 +347,7 @@ func TestTurnResumeReplay(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":3,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/w","replayFrom":{"type":"_mine"}}}`)
 	p.expect(`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"details":"unsupported cursor"}}}`)
 
-	plain := turnPeer(t, func(context.Context, *Turn) error { return nil }, nil)
+	plain := turnPeer(t, func(context.Context, *acpv2.Turn) error { return nil }, nil)
 	plain.send(`{"jsonrpc":"2.0","id":2,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/w","replayFrom":{"type":"start"}}}`)
 	plain.expect(upd+`{"sessionUpdate":"state_update","state":"idle"}}}`, `{"jsonrpc":"2.0","id":2,"result":{}}`)
 	plain.send(`{"jsonrpc":"2.0","id":3,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/w","replayFrom":{"type":"_mine"}}}`)
@@ -356,22 +358,22 @@ func TestTurnResumeReplay(t *testing.T) {
 // and session/close.
 type halfAgent struct{ sessionAgent }
 
-func (halfAgent) ResumeSession(context.Context, *ResumeSessionRequest) (*ResumeSessionResponse, error) {
-	return NewResumeSessionResponse(), nil
+func (halfAgent) ResumeSession(context.Context, *acpv2.ResumeSessionRequest) (*acpv2.ResumeSessionResponse, error) {
+	return acpv2.NewResumeSessionResponse(), nil
 }
 
-func (halfAgent) Initialize(ctx context.Context, p *InitializeRequest) (*InitializeResponse, error) {
-	r := NewInitializeResponse(2, testInfo)
-	r.Capabilities = &AgentCapabilities{Session: &SessionCapabilities{}}
+func (halfAgent) Initialize(ctx context.Context, p *acpv2.InitializeRequest) (*acpv2.InitializeResponse, error) {
+	r := acpv2.NewInitializeResponse(2, testInfo)
+	r.Capabilities = &acpv2.AgentCapabilities{Session: &acpv2.SessionCapabilities{}}
 	return r, nil
 }
 
 // TestSessionContract: an agent that advertises capabilities.session and
 // is not a SessionAgent has its initialize refused.
 func TestSessionContract(t *testing.T) {
-	var _ SessionAgent = (*turnAgent)(nil)
+	var _ acpv2.SessionAgent = (*turnAgent)(nil)
 	p := newWirePeer(t, func(w io.Writer, r io.Reader) interface{ Done() <-chan struct{} } {
-		return NewAgentSideConnection(&halfAgent{}, w, r)
+		return acpv2.NewAgentSideConnection(&halfAgent{}, w, r)
 	})
 	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"}}}`)
 	p.expect(`{"jsonrpc":"2.0","id":0,"error":{"code":-32603,"message":"Internal error","data":{"details":"the agent advertises capabilities.session but does not serve session/list, session/close (it is not a SessionAgent)"}}}`)
@@ -385,14 +387,14 @@ func TestSessionContract(t *testing.T) {
 // ends, with an option selected: what Cancel and $/cancel_request must
 // override.
 type blockingClient struct {
-	SessionRouter
+	acpv2.SessionRouter
 	asked chan struct{}
 }
 
-func (c *blockingClient) RequestPermission(ctx context.Context, p *RequestPermissionRequest) (*RequestPermissionResponse, error) {
+func (c *blockingClient) RequestPermission(ctx context.Context, p *acpv2.RequestPermissionRequest) (*acpv2.RequestPermissionResponse, error) {
 	c.asked <- struct{}{}
 	<-ctx.Done()
-	return NewRequestPermissionResponse(NewRequestPermissionOutcomeSelected("ok")), nil
+	return acpv2.NewRequestPermissionResponse(acpv2.NewRequestPermissionOutcomeSelected("ok")), nil
 }
 
 // TestClientCancel: ActiveSession.Cancel sends session/cancel and answers
@@ -402,14 +404,14 @@ func TestClientCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	client := &blockingClient{asked: make(chan struct{}, 1)}
-	var conn *ClientSideConnection
+	var conn *acpv2.ClientSideConnection
 	p := newWirePeer(t, func(w io.Writer, r io.Reader) interface{ Done() <-chan struct{} } {
-		conn = NewClientSideConnection(client, w, r)
+		conn = acpv2.NewClientSideConnection(client, w, r)
 		return conn
 	})
-	started := make(chan *ActiveSession, 1)
+	started := make(chan *acpv2.ActiveSession, 1)
 	go func() {
-		s, _, err := client.NewSession(ctx, conn, NewNewSessionRequest("/w"))
+		s, _, err := client.NewSession(ctx, conn, acpv2.NewNewSessionRequest("/w"))
 		if err != nil {
 			t.Error(err)
 		}
@@ -437,13 +439,13 @@ func TestClientCancel(t *testing.T) {
 // TestTurnRunnerWait: Wait returns once the turns of an ended connection
 // have returned.
 func TestTurnRunnerWait(t *testing.T) {
-	var runner *TurnRunner
+	var runner *acpv2.TurnRunner
 	entered := make(chan struct{})
 	in, w := io.Pipe()
 	out, toPeer := io.Pipe()
 	go io.Copy(io.Discard, out)
-	conn := NewAgentSideConnectionFunc(func(c *AgentSideConnection) Agent {
-		runner = NewTurnRunner(c, func(ctx context.Context, turn *Turn) error {
+	conn := acpv2.NewAgentSideConnectionFunc(func(c *acpv2.AgentSideConnection) acpv2.Agent {
+		runner = acpv2.NewTurnRunner(c, func(ctx context.Context, turn *acpv2.Turn) error {
 			close(entered)
 			<-ctx.Done()
 			return nil
@@ -451,11 +453,11 @@ func TestTurnRunnerWait(t *testing.T) {
 		return &turnAgent{TurnRunner: runner}
 	}, toPeer, in)
 	io.WriteString(w, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"}}}`+"\n")
-	res, err := runner.NewSession(context.Background(), NewNewSessionRequest("/w"))
+	res, err := runner.NewSession(context.Background(), acpv2.NewNewSessionRequest("/w"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(NewPromptRequest(res.SessionID, []ContentBlock{NewContentBlockText("x")}))
+	b, _ := json.Marshal(acpv2.NewPromptRequest(res.SessionID, []acpv2.ContentBlock{acpv2.NewContentBlockText("x")}))
 	io.WriteString(w, `{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":`+string(b)+"}\n")
 	<-entered
 	w.Close()
@@ -470,7 +472,7 @@ func TestTurnRunnerWait(t *testing.T) {
 // cancelled, never end_turn.
 func TestTurnCancelBeforeInsert(t *testing.T) {
 	for i := 0; i < 20; i++ {
-		p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+		p := turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error {
 			select {
 			case <-ctx.Done():
 			case <-time.After(5 * time.Second):
@@ -492,8 +494,8 @@ func TestTurnCancelBeforeInsert(t *testing.T) {
 // action cancel once the turn is cancelled.
 func TestTurnElicitation(t *testing.T) {
 	got := make(chan string, 1)
-	p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
-		var req CreateElicitationRequest
+	p := turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error {
+		var req acpv2.CreateElicitationRequest
 		if err := json.Unmarshal([]byte(`{"mode":"form","sessionId":"sess_1","message":"name?","requestedSchema":{"type":"object","properties":{}}}`), &req); err != nil {
 			return err
 		}
@@ -525,7 +527,7 @@ func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 // refused -32800 or its turn ends cancelled; a prompt after it gets -32002.
 func TestTurnCloseBeforeInsert(t *testing.T) {
 	for i := 0; i < 10; i++ {
-		p := turnPeer(t, func(ctx context.Context, turn *Turn) error {
+		p := turnPeer(t, func(ctx context.Context, turn *acpv2.Turn) error {
 			<-ctx.Done()
 			return nil
 		}, nil)

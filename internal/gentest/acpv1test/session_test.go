@@ -1,4 +1,4 @@
-package acpv1
+package acpv1test
 
 import (
 	"encoding/json"
@@ -9,37 +9,48 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/internal/jsontest"
 	"github.com/acpgen/acpgen/internal/sessiontest"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata")
 
+// definitions holds the constructors of the schema definitions the session
+// and plan tests decode, by schema name: the generated table of them all
+// (definitions_test.go) is internal to the package.
+var definitions = jsontest.Definitions{
+	"SessionNotification":            func() any { return new(acpv1.SessionNotification) },
+	"SessionUpdate":                  func() any { return new(acpv1.SessionUpdate) },
+	"SetSessionConfigOptionResponse": func() any { return new(acpv1.SetSessionConfigOptionResponse) },
+	"ToolCallUpdate":                 func() any { return new(acpv1.ToolCallUpdate) },
+}
+
 // describe writes out a change for the golden file and the tests.
-func describe(c SessionChange) string { return sessiontest.Describe(c) }
+func describe(c acpv1.SessionChange) string { return sessiontest.Describe(c) }
 
 // TestSessionCorpus replays the session updates of the corpus's stable
 // pages into session states: testdata/session_corpus.golden holds what
 // each changed and where each session ends.
 func TestSessionCorpus(t *testing.T) {
-	newState := func(id string) any { return NewSessionState(SessionID(id)) }
+	newState := func(id string) any { return acpv1.NewSessionState(acpv1.SessionID(id)) }
 	sessiontest.Corpus(t, "v1", definitions, "SessionNotification", newState, "testdata/session_corpus.golden", *updateGolden)
 }
 
-func decodeUpdate(t *testing.T, update string) SessionUpdate {
+func decodeUpdate(t *testing.T, update string) acpv1.SessionUpdate {
 	t.Helper()
-	return jsontest.Decode[SessionUpdate](t, update)
+	return jsontest.Decode[acpv1.SessionUpdate](t, update)
 }
 
 func TestSessionStatePlan(t *testing.T) {
-	s := NewSessionState("s")
+	s := acpv1.NewSessionState("s")
 	c := s.Apply(decodeUpdate(t, `{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"pending"}]}`))
 	if got := describe(c); got != "plan main" {
 		t.Errorf("change = %s", got)
 	}
 	s.Apply(decodeUpdate(t, `{"sessionUpdate":"plan","entries":[{"content":"b","priority":"low","status":"completed"},{"content":"c","priority":"low","status":"pending"}]}`))
-	p, ok := s.Plan(PlanIDMain)
-	if !ok || p.Kind != PlanKindItems || len(p.Entries) != 2 || p.Entries[0].Content != "b" {
+	p, ok := s.Plan(acpv1.PlanIDMain)
+	if !ok || p.Kind != acpv1.PlanKindItems || len(p.Entries) != 2 || p.Entries[0].Content != "b" {
 		t.Errorf("plan main = %+v, %v; want the second plan whole", p, ok)
 	}
 	if snap := s.Snapshot(); len(snap.Plans) != 1 {
@@ -48,21 +59,21 @@ func TestSessionStatePlan(t *testing.T) {
 }
 
 func TestSessionStateToolCalls(t *testing.T) {
-	s := NewSessionState("s")
+	s := acpv1.NewSessionState("s")
 	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read","kind":"read","status":"pending","content":[{"type":"content","content":{"type":"text","text":"x"}}],"_meta":{"a":1}}`))
 	c := s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","locations":[{"path":"/a"}]}`))
 	if got := describe(c); got != "tool call t1" {
 		t.Errorf("change = %s", got)
 	}
 	call, _ := s.ToolCall("t1")
-	if call.Title != "Read" || *call.Kind != ToolKindRead || *call.Status != ToolCallStatusCompleted ||
+	if call.Title != "Read" || *call.Kind != acpv1.ToolKindRead || *call.Status != acpv1.ToolCallStatusCompleted ||
 		len(call.Content) != 1 || len(call.Locations) != 1 || string(call.Meta) != `{"a":1}` {
 		t.Errorf("patched call = %+v", call)
 	}
 	// A value replaces, a list replaces the whole list, null is read as absent (v1).
 	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read /a","content":[],"kind":null}`))
 	call, _ = s.ToolCall("t1")
-	if call.Title != "Read /a" || len(call.Content) != 0 || call.Kind == nil || *call.Kind != ToolKindRead {
+	if call.Title != "Read /a" || len(call.Content) != 0 || call.Kind == nil || *call.Kind != acpv1.ToolKindRead {
 		t.Errorf("patched call = %+v", call)
 	}
 	// A tool call created by a later tool_call replaces it whole.
@@ -75,7 +86,7 @@ func TestSessionStateToolCalls(t *testing.T) {
 	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t0","status":"in_progress"}`))
 	snap := s.Snapshot()
 	if len(snap.ToolCalls) != 2 || snap.ToolCalls[0].ToolCallID != "t1" || snap.ToolCalls[1].ToolCallID != "t0" ||
-		*snap.ToolCalls[1].Status != ToolCallStatusInProgress {
+		*snap.ToolCalls[1].Status != acpv1.ToolCallStatusInProgress {
 		t.Errorf("tool calls = %+v, want t1 then t0 (in progress)", snap.ToolCalls)
 	}
 }
@@ -83,12 +94,12 @@ func TestSessionStateToolCalls(t *testing.T) {
 // TestToolCallPatchCoversEveryMember sets each member of a tool call update
 // alone and checks that the patch carries it into the tool call.
 func TestToolCallPatchCoversEveryMember(t *testing.T) {
-	newState := func() any { return NewSessionState("s") }
+	newState := func() any { return acpv1.NewSessionState("s") }
 	sessiontest.PatchCoversEveryMember(t, definitions, newState, `{"sessionUpdate":"tool_call","toolCallId":"t","title":""}`, nil)
 }
 
 func TestSessionStateOthers(t *testing.T) {
-	s := NewSessionState("s")
+	s := acpv1.NewSessionState("s")
 	sessiontest.RunSteps(t, sessiontest.NewState(definitions, s), [][2]string{
 		{`{"sessionUpdate":"current_mode_update","currentModeId":"code"}`, "mode"},
 		{`{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"web","description":"search"}]}`, "commands"},
@@ -114,23 +125,23 @@ func TestSessionStateOthers(t *testing.T) {
 // TestSessionSnapshotIsACopy changes a snapshot and the update applied,
 // and checks that the state did not change.
 func TestSessionSnapshotIsACopy(t *testing.T) {
-	s := NewSessionState("s")
+	s := acpv1.NewSessionState("s")
 	u := decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t","title":"T","content":[{"type":"content","content":{"type":"text","text":"x"}}]}`)
 	s.Apply(u)
 	s.Apply(decodeUpdate(t, `{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"pending"}]}`))
-	u.Value.(*SessionUpdateToolCall).Title = "changed"
+	u.Value.(*acpv1.SessionUpdateToolCall).Title = "changed"
 	snap := s.Snapshot()
-	snap.ToolCalls[0].Content[0].Value.(*ToolCallContentData).Content.Content.Value.(*ContentBlockText).Text = "changed"
+	snap.ToolCalls[0].Content[0].Value.(*acpv1.ToolCallContentData).Content.Content.Value.(*acpv1.ContentBlockText).Text = "changed"
 	snap.Plans[0].Entries[0].Content = "changed"
 	again := s.Snapshot()
 	if again.ToolCalls[0].Title != "T" || again.Plans[0].Entries[0].Content != "a" ||
-		again.ToolCalls[0].Content[0].Value.(*ToolCallContentData).Content.Content.Value.(*ContentBlockText).Text != "x" {
+		again.ToolCalls[0].Content[0].Value.(*acpv1.ToolCallContentData).Content.Content.Value.(*acpv1.ContentBlockText).Text != "x" {
 		t.Errorf("the state changed with its snapshot or its input: %+v", again)
 	}
 }
 
 func TestSessionStateConcurrent(t *testing.T) {
-	sessiontest.Concurrent(t, sessiontest.NewState(definitions, NewSessionState("s")), func(i, j int) string {
+	sessiontest.Concurrent(t, sessiontest.NewState(definitions, acpv1.NewSessionState("s")), func(i, j int) string {
 		return fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":"%d-%d","title":"t"}`, i, j)
 	})
 }
@@ -138,7 +149,7 @@ func TestSessionStateConcurrent(t *testing.T) {
 // TestSessionStateKeepsRawJSON checks that free-form JSON comes out of the
 // state as it went in: no HTML escaping, numbers and key order kept.
 func TestSessionStateKeepsRawJSON(t *testing.T) {
-	s := NewSessionState("s")
+	s := acpv1.NewSessionState("s")
 	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t","title":"T","rawInput":{"z":"<a&b>","a":9007199254740993}}`))
 	if c, _ := s.ToolCall("t"); string(c.RawInput) != `{"z":"<a&b>","a":9007199254740993}` {
 		t.Errorf("rawInput = %s", c.RawInput)
@@ -159,7 +170,7 @@ func TestSessionStateProperty(t *testing.T) {
 		"locations": {`[{"path":"/x"}]`, "[]", "null"},
 	}
 	for seq := 0; seq < 200; seq++ {
-		s := NewSessionState("s")
+		s := acpv1.NewSessionState("s")
 		planEntries := -1
 		var order []string
 		calls := map[string]map[string]string{}

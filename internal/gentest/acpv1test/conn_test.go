@@ -1,89 +1,90 @@
-package acpv1
+package acpv1test
 
 import (
 	"context"
 	"io"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/internal/conntest"
 )
 
 // testAgent and testClient hand their methods to the shared tests' handlers.
 type testAgent struct{ h *conntest.Handlers }
 
-func (a *testAgent) Initialize(ctx context.Context, p *InitializeRequest) (*InitializeResponse, error) {
-	return conntest.Serve[InitializeResponse](ctx, a.h, MethodInitialize, p)
+func (a *testAgent) Initialize(ctx context.Context, p *acpv1.InitializeRequest) (*acpv1.InitializeResponse, error) {
+	return conntest.Serve[acpv1.InitializeResponse](ctx, a.h, acpv1.MethodInitialize, p)
 }
 
-func (a *testAgent) NewSession(ctx context.Context, p *NewSessionRequest) (*NewSessionResponse, error) {
-	return conntest.Serve[NewSessionResponse](ctx, a.h, MethodNewSession, p)
+func (a *testAgent) NewSession(ctx context.Context, p *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
+	return conntest.Serve[acpv1.NewSessionResponse](ctx, a.h, acpv1.MethodNewSession, p)
 }
 
-func (a *testAgent) Prompt(ctx context.Context, p *PromptRequest) (*PromptResponse, error) {
-	return conntest.Serve[PromptResponse](ctx, a.h, MethodPrompt, p)
+func (a *testAgent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.PromptResponse, error) {
+	return conntest.Serve[acpv1.PromptResponse](ctx, a.h, acpv1.MethodPrompt, p)
 }
 
-func (a *testAgent) Cancel(ctx context.Context, p *CancelNotification) error {
-	return conntest.Handle(ctx, a.h, MethodCancel, p)
+func (a *testAgent) Cancel(ctx context.Context, p *acpv1.CancelNotification) error {
+	return conntest.Handle(ctx, a.h, acpv1.MethodCancel, p)
 }
 
 type testClient struct{ h *conntest.Handlers }
 
-func (c *testClient) SessionUpdate(ctx context.Context, n *SessionNotification) error {
-	return conntest.Handle(ctx, c.h, MethodSessionUpdate, n)
+func (c *testClient) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) error {
+	return conntest.Handle(ctx, c.h, acpv1.MethodSessionUpdate, n)
 }
 
-func (c *testClient) RequestPermission(ctx context.Context, p *RequestPermissionRequest) (*RequestPermissionResponse, error) {
-	return conntest.Serve[RequestPermissionResponse](ctx, c.h, MethodRequestPermission, p)
+func (c *testClient) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
+	return conntest.Serve[acpv1.RequestPermissionResponse](ctx, c.h, acpv1.MethodRequestPermission, p)
 }
 
 // testPackage drives the shared connection tests.
 var testPackage = &conntest.Package{
 	Version: "v1",
 	Agent: func(h *conntest.Handlers, w io.Writer, r io.Reader, o conntest.Options) (conntest.Conn, map[string]conntest.Call) {
-		var agent Agent = &testAgent{h}
+		var agent acpv1.Agent = &testAgent{h}
 		if h.Ext {
 			agent = &struct {
 				testAgent
 				conntest.Ext
 			}{testAgent{h}, conntest.Ext{H: h}}
 		}
-		c := NewAgentSideConnection(agent, w, r, options(o)...)
+		c := acpv1.NewAgentSideConnection(agent, w, r, options(o)...)
 		return c, map[string]conntest.Call{
-			MethodSessionUpdate:     conntest.Notification(c.SessionUpdate),
-			MethodRequestPermission: conntest.Request(c.RequestPermission),
+			acpv1.MethodSessionUpdate:     conntest.Notification(c.SessionUpdate),
+			acpv1.MethodRequestPermission: conntest.Request(c.RequestPermission),
 		}
 	},
 	Client: func(h *conntest.Handlers, w io.Writer, r io.Reader, o conntest.Options) (conntest.Conn, map[string]conntest.Call) {
-		c := NewClientSideConnection(&testClient{h}, w, r, options(o)...)
+		c := acpv1.NewClientSideConnection(&testClient{h}, w, r, options(o)...)
 		return c, map[string]conntest.Call{
-			MethodInitialize: conntest.Request(c.Initialize),
-			MethodNewSession: conntest.Request(c.NewSession),
-			MethodPrompt:     conntest.Request(c.Prompt),
-			MethodCancel:     conntest.Notification(c.Cancel),
+			acpv1.MethodInitialize: conntest.Request(c.Initialize),
+			acpv1.MethodNewSession: conntest.Request(c.NewSession),
+			acpv1.MethodPrompt:     conntest.Request(c.Prompt),
+			acpv1.MethodCancel:     conntest.Notification(c.Cancel),
 		}
 	},
 	InitializeParams: `{"protocolVersion":1}`,
 	InitializeResult: `{"protocolVersion":1,"authMethods":[]}`,
 	PromptResult:     `{"stopReason":"end_turn"}`,
 	PermissionParams: `{"sessionId":%q,"toolCall":{"toolCallId":"c"},"options":[]}`,
-	NotFound:         func(uri string) error { return NewResourceNotFoundError(uri) },
+	NotFound:         func(uri string) error { return acpv1.NewResourceNotFoundError(uri) },
 	IsCode:           conntest.HasCode,
 }
 
 // options are the options of a connection under test.
-func options(o conntest.Options) []ConnOption {
-	var limits Limits
+func options(o conntest.Options) []acpv1.ConnOption {
+	var limits acpv1.Limits
 	conntest.SetLimits(o, &limits)
-	opts := []ConnOption{WithLimits(limits)}
+	opts := []acpv1.ConnOption{acpv1.WithLimits(limits)}
 	if o.Logger != nil {
-		opts = append(opts, WithLogger(o.Logger))
+		opts = append(opts, acpv1.WithLogger(o.Logger))
 	}
 	return opts
 }
 
 // TestConn runs the connection tests of internal/conntest.
-func TestConn(t *testing.T) { conntest.Run(t, testPackage, ErrConnectionClosed) }
+func TestConn(t *testing.T) { conntest.Run(t, testPackage, acpv1.ErrConnectionClosed) }
 
 // TestConnIDs: requests are told apart by their ids as received; in v1, a
 // request with id null is answered with id null.
@@ -124,36 +125,5 @@ func TestConnInitGateMatchesTypeScript(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"x"}}`, ``},
 		{`{"jsonrpc":"2.0","id":"u","method":"no/such","params":{}}`, refused(`"u"`, "no/such")},
 		{`{"jsonrpc":"2.0","id":2,"method":"initialize","params":` + testPackage.InitializeParams + `}`, `{"jsonrpc":"2.0","id":2,"result":` + testPackage.InitializeResult + `}`},
-	})
-}
-
-// FuzzParseLine checks that no line makes the envelope reader panic, and
-// that what it accepts is a message of one kind.
-func FuzzParseLine(f *testing.F) {
-	conntest.FuzzLine(f, func(line []byte) (code int, m conntest.LineMessage) {
-		lm, err := parseLine(line, defaultMaxIDLength, nil)
-		if err != nil {
-			return int(err.Code), m
-		}
-		return 0, conntest.LineMessage{Empty: lm.empty, Method: lm.method, ID: lm.id, Params: lm.params.raw}
-	})
-}
-
-// FuzzParseCommon checks that the fast reading of the lines in the common
-// layout makes of them what the reading of any line does.
-func FuzzParseCommon(f *testing.F) {
-	var calls callTracker
-	calls.track(1, newPendingCall(MethodInitialize))
-	type parsed struct {
-		m   lineMessage
-		err *Error
-	}
-	conntest.FuzzCommonLayout(f, func(line []byte, fast bool) (bool, any) {
-		if fast {
-			m, ok := parseCommon(line, defaultMaxIDLength, &calls)
-			return ok, parsed{m: m}
-		}
-		m, err := parseMembers(line, defaultMaxIDLength, &calls)
-		return true, parsed{m, err}
 	})
 }

@@ -1,24 +1,26 @@
-package acpv1
+package acpv1test
 
 import (
 	"context"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // busyTurn says the prompt, sets the plan and runs a tool call to its end.
-func busyTurn(ctx context.Context, t *Turn) error {
+func busyTurn(ctx context.Context, t *acpv1.Turn) error {
 	if err := echo(ctx, t); err != nil {
 		return err
 	}
-	if err := t.Plan(ctx, []PlanEntry{{Content: "a", Priority: PlanEntryPriorityHigh, Status: PlanEntryStatusPending}}); err != nil {
+	if err := t.Plan(ctx, []acpv1.PlanEntry{{Content: "a", Priority: acpv1.PlanEntryPriorityHigh, Status: acpv1.PlanEntryStatusPending}}); err != nil {
 		return err
 	}
-	if err := t.ToolCall(ctx, ToolCall{ToolCallID: "call_1", Title: "run"}); err != nil {
+	if err := t.ToolCall(ctx, acpv1.ToolCall{ToolCallID: "call_1", Title: "run"}); err != nil {
 		return err
 	}
-	return t.UpdateToolCall(ctx, ToolCallUpdate{ToolCallID: "call_1", Status: Ptr(ToolCallStatusCompleted)})
+	return t.UpdateToolCall(ctx, acpv1.ToolCallUpdate{ToolCallID: "call_1", Status: acpv1.Ptr(acpv1.ToolCallStatusCompleted)})
 }
 
 const (
@@ -37,8 +39,8 @@ const (
 // tool calls, before its answer; on the same connection and on another
 // that shares the store.
 func TestLoadReplays(t *testing.T) {
-	store := &MemoryStore{}
-	opts := &TurnOptions{Store: store}
+	store := &acpv1.MemoryStore{}
+	opts := &acpv1.TurnOptions{Store: store}
 	p := turnPeer(t, busyTurn, opts, allSessions(), true)
 	p.send(promptHi)
 	p.expect(sayHi, planA, toolCall1, toolDone1, endTurn2)
@@ -50,13 +52,13 @@ func TestLoadReplays(t *testing.T) {
 
 	// Another connection, the same store: the session loads there too, and
 	// its next turn adds to the history.
-	q := turnPeer(t, busyTurn, &TurnOptions{Store: store, NewID: counter()}, allSessions(), false)
+	q := turnPeer(t, busyTurn, &acpv1.TurnOptions{Store: store, NewID: counter()}, allSessions(), false)
 	q.send(loadS1)
 	q.expect(append(history, loadedS1)...)
 	q.send(promptHi)
 	q.expect(sayHi, planA, toolCall1, toolDone1, endTurn2)
 	rec, err := store.Load(context.Background(), "sess_1")
-	if err != nil || rec.Updates != 15 || rec.Turn.State != TurnEnded || string(rec.Turn.StopReason) != `"end_turn"` {
+	if err != nil || rec.Updates != 15 || rec.Turn.State != acpv1.TurnEnded || string(rec.Turn.StopReason) != `"end_turn"` {
 		t.Errorf("the record: %+v, %v", rec, err)
 	}
 }
@@ -64,7 +66,7 @@ func TestLoadReplays(t *testing.T) {
 // TestLoadBounded: past the store's bound the oldest updates go, and the
 // answer to session/load says how many in its _meta.
 func TestLoadBounded(t *testing.T) {
-	p := turnPeer(t, busyTurn, &TurnOptions{Store: &MemoryStore{MaxUpdates: 3}}, allSessions(), true)
+	p := turnPeer(t, busyTurn, &acpv1.TurnOptions{Store: &acpv1.MemoryStore{MaxUpdates: 3}}, allSessions(), true)
 	p.send(promptHi)
 	p.expect(sayHi, planA, toolCall1, toolDone1, endTurn2)
 	p.send(loadS1)
@@ -74,13 +76,13 @@ func TestLoadBounded(t *testing.T) {
 // TestLoadOwnReplay: an agent that keeps its own history replays it with
 // TurnOptions.Replay instead.
 func TestLoadOwnReplay(t *testing.T) {
-	var r *TurnRunner
-	opts := &TurnOptions{NewID: counter(), Replay: func(ctx context.Context, id SessionID) error {
-		return r.Update(ctx, id, NewSessionUpdateAgentMessageChunk(NewContentBlockText("from the agent")))
+	var r *acpv1.TurnRunner
+	opts := &acpv1.TurnOptions{NewID: counter(), Replay: func(ctx context.Context, id acpv1.SessionID) error {
+		return r.Update(ctx, id, acpv1.NewSessionUpdateAgentMessageChunk(acpv1.NewContentBlockText("from the agent")))
 	}}
 	p := newWirePeer(t, func(w io.Writer, rd io.Reader) interface{ Done() <-chan struct{} } {
-		return NewAgentSideConnectionFunc(func(c *AgentSideConnection) Agent {
-			r = NewTurnRunner(c, echo, opts)
+		return acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
+			r = acpv1.NewTurnRunner(c, echo, opts)
 			return &turnAgent{TurnRunner: r, caps: allSessions()}
 		}, w, rd)
 	})
@@ -106,8 +108,8 @@ func TestLoadUnknown(t *testing.T) {
 // TestSessionsListDeleteResume: list pages the sessions, by cwd;
 // resume serves a session without replay; delete removes it.
 func TestSessionsListDeleteResume(t *testing.T) {
-	p := turnPeer(t, echo, &TurnOptions{Modes: &SessionModeState{CurrentModeID: "ask",
-		AvailableModes: []SessionMode{{ID: "ask", Name: "Ask"}, {ID: "code", Name: "Code"}}}}, allSessions(), false)
+	p := turnPeer(t, echo, &acpv1.TurnOptions{Modes: &acpv1.SessionModeState{CurrentModeID: "ask",
+		AvailableModes: []acpv1.SessionMode{{ID: "ask", Name: "Ask"}, {ID: "code", Name: "Code"}}}}, allSessions(), false)
 	p.send(newSession)
 	if got := p.recv(); !strings.Contains(got, `"sessionId":"sess_1","modes":{"currentModeId":"ask"`) {
 		t.Fatalf("session/new: %s", got)
@@ -145,13 +147,13 @@ func TestSessionsListDeleteResume(t *testing.T) {
 // it and are what a session/load answers with after; without the hook it
 // is -32601.
 func TestSessionConfigOption(t *testing.T) {
-	opts := &TurnOptions{ConfigOptions: []SessionConfigOption{NewSessionConfigOptionBoolean("fast", "Fast", false)},
-		SetConfigOption: func(ctx context.Context, id SessionID, current []SessionConfigOption, p *SetSessionConfigOptionRequest) ([]SessionConfigOption, error) {
-			v, ok := p.Value.(*SetSessionConfigOptionRequestBoolean)
+	opts := &acpv1.TurnOptions{ConfigOptions: []acpv1.SessionConfigOption{acpv1.NewSessionConfigOptionBoolean("fast", "Fast", false)},
+		SetConfigOption: func(ctx context.Context, id acpv1.SessionID, current []acpv1.SessionConfigOption, p *acpv1.SetSessionConfigOptionRequest) ([]acpv1.SessionConfigOption, error) {
+			v, ok := p.Value.(*acpv1.SetSessionConfigOptionRequestBoolean)
 			if !ok || p.ConfigID != "fast" || len(current) != 1 {
-				return nil, NewInvalidParamsError(nil)
+				return nil, acpv1.NewInvalidParamsError(nil)
 			}
-			return []SessionConfigOption{NewSessionConfigOptionBoolean("fast", "Fast", v.Value)}, nil
+			return []acpv1.SessionConfigOption{acpv1.NewSessionConfigOptionBoolean("fast", "Fast", v.Value)}, nil
 		}}
 	p := turnPeer(t, echo, opts, allSessions(), false)
 	p.send(newSession)

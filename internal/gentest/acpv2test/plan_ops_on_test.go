@@ -1,11 +1,12 @@
 //go:build unstable_plan_operations || unstable
 
-package acpv2
+package acpv2test
 
 import (
 	"encoding/json"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/deftest"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
@@ -20,17 +21,17 @@ func TestPlanOpsOnShared(t *testing.T) {
 
 // Plan content built in Go is written with its tags and plan id.
 func TestPlanOpsOnEncodeFromGo(t *testing.T) {
-	n := UpdateSessionNotification{
+	n := acpv2.UpdateSessionNotification{
 		SessionID: "sess_plan",
-		Update: SessionUpdate{Value: &SessionUpdatePlanUpdate{PlanUpdate{
-			Plan: PlanUpdateContent{Value: &PlanUpdateContentFile{PlanFile{PlanID: "p2", URI: "file:///home/user/project/PLAN.md"}}},
+		Update: acpv2.SessionUpdate{Value: &acpv2.SessionUpdatePlanUpdate{PlanUpdate: acpv2.PlanUpdate{
+			Plan: acpv2.PlanUpdateContent{Value: &acpv2.PlanUpdateContentFile{PlanFile: acpv2.PlanFile{PlanID: "p2", URI: "file:///home/user/project/PLAN.md"}}},
 		}}},
 	}
 	jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsFileInput))
 
-	r := UpdateSessionNotification{
+	r := acpv2.UpdateSessionNotification{
 		SessionID: "sess_plan",
-		Update:    SessionUpdate{Value: &SessionUpdatePlanRemoved{PlanRemoved{PlanID: "p1", Meta: json.RawMessage(`{"why":"done"}`)}}},
+		Update:    acpv2.SessionUpdate{Value: &acpv2.SessionUpdatePlanRemoved{PlanRemoved: acpv2.PlanRemoved{PlanID: "p1", Meta: json.RawMessage(`{"why":"done"}`)}}},
 	}
 	jsontest.AssertSame(t, jsontest.Marshal(t, r), []byte(planOpsRemovedInput))
 }
