@@ -1,4 +1,4 @@
-package acpv1
+package acpv1test
 
 import (
 	"bytes"
@@ -11,59 +11,61 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // mwAgent answers the basic methods and, during a prompt, reads a file of
 // the client and sends it an update.
 type mwAgent struct {
-	conn     *AgentSideConnection
+	conn     *acpv1.AgentSideConnection
 	prompted bool
 }
 
-func (a *mwAgent) Initialize(context.Context, *InitializeRequest) (*InitializeResponse, error) {
-	return &InitializeResponse{ProtocolVersion: 1}, nil
+func (a *mwAgent) Initialize(context.Context, *acpv1.InitializeRequest) (*acpv1.InitializeResponse, error) {
+	return &acpv1.InitializeResponse{ProtocolVersion: 1}, nil
 }
-func (a *mwAgent) NewSession(context.Context, *NewSessionRequest) (*NewSessionResponse, error) {
-	return &NewSessionResponse{SessionID: "s1"}, nil
+func (a *mwAgent) NewSession(context.Context, *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
+	return &acpv1.NewSessionResponse{SessionID: "s1"}, nil
 }
-func (a *mwAgent) Prompt(ctx context.Context, p *PromptRequest) (*PromptResponse, error) {
+func (a *mwAgent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.PromptResponse, error) {
 	a.prompted = true
-	if _, err := a.conn.ReadTextFile(ctx, &ReadTextFileRequest{SessionID: p.SessionID, Path: "/f"}); err != nil {
+	if _, err := a.conn.ReadTextFile(ctx, &acpv1.ReadTextFileRequest{SessionID: p.SessionID, Path: "/f"}); err != nil {
 		return nil, err
 	}
-	err := a.conn.SessionUpdate(ctx, &SessionNotification{SessionID: p.SessionID,
-		Update: NewSessionUpdateAgentMessageChunk(NewContentBlockText("secret answer"))})
-	return &PromptResponse{StopReason: StopReasonEndTurn}, err
+	err := a.conn.SessionUpdate(ctx, &acpv1.SessionNotification{SessionID: p.SessionID,
+		Update: acpv1.NewSessionUpdateAgentMessageChunk(acpv1.NewContentBlockText("secret answer"))})
+	return &acpv1.PromptResponse{StopReason: acpv1.StopReasonEndTurn}, err
 }
-func (a *mwAgent) Cancel(context.Context, *CancelNotification) error { return nil }
+func (a *mwAgent) Cancel(context.Context, *acpv1.CancelNotification) error { return nil }
 
 type mwClient struct {
 	mu      sync.Mutex
 	updates int
 }
 
-func (c *mwClient) RequestPermission(context.Context, *RequestPermissionRequest) (*RequestPermissionResponse, error) {
+func (c *mwClient) RequestPermission(context.Context, *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
 	return nil, errors.New("not asked")
 }
-func (c *mwClient) SessionUpdate(context.Context, *SessionNotification) error {
+func (c *mwClient) SessionUpdate(context.Context, *acpv1.SessionNotification) error {
 	c.mu.Lock()
 	c.updates++
 	c.mu.Unlock()
 	return nil
 }
-func (c *mwClient) ReadTextFile(context.Context, *ReadTextFileRequest) (*ReadTextFileResponse, error) {
-	return &ReadTextFileResponse{Content: "file text"}, nil
+func (c *mwClient) ReadTextFile(context.Context, *acpv1.ReadTextFileRequest) (*acpv1.ReadTextFileResponse, error) {
+	return &acpv1.ReadTextFileResponse{Content: "file text"}, nil
 }
 
 // mwPair joins an agent and a client with the options of each side.
-func mwPair(t *testing.T, agentOpts, clientOpts []ConnOption) (*mwAgent, *ClientSideConnection, *mwClient) {
+func mwPair(t *testing.T, agentOpts, clientOpts []acpv1.ConnOption) (*mwAgent, *acpv1.ClientSideConnection, *mwClient) {
 	t.Helper()
 	ar, cw := io.Pipe()
 	cr, aw := io.Pipe()
 	agent := &mwAgent{}
-	ac := NewAgentSideConnectionFunc(func(c *AgentSideConnection) Agent { agent.conn = c; return agent }, aw, ar, agentOpts...)
+	ac := acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent { agent.conn = c; return agent }, aw, ar, agentOpts...)
 	client := &mwClient{}
-	cc := NewClientSideConnection(client, cw, cr, clientOpts...)
+	cc := acpv1.NewClientSideConnection(client, cw, cr, clientOpts...)
 	t.Cleanup(func() {
 		cc.Close()
 		ac.Close()
@@ -83,9 +85,9 @@ func (r *recorder) add(s string) {
 	r.mu.Unlock()
 }
 
-func (r *recorder) mw(name string) Middleware {
-	return func(next Handler) Handler {
-		return func(ctx context.Context, call Call) (any, error) {
+func (r *recorder) mw(name string) acpv1.Middleware {
+	return func(next acpv1.Handler) acpv1.Handler {
+		return func(ctx context.Context, call acpv1.Call) (any, error) {
 			dir := "out"
 			if call.Inbound() {
 				dir = "in"
@@ -106,13 +108,13 @@ func (r *recorder) all() string {
 
 func TestMiddlewareOrderAndDirections(t *testing.T) {
 	var agentRec, clientRec recorder
-	_, cc, client := mwPair(t, []ConnOption{WithMiddleware(agentRec.mw("a"), agentRec.mw("b"))},
-		[]ConnOption{WithMiddleware(clientRec.mw("c"))})
+	_, cc, client := mwPair(t, []acpv1.ConnOption{acpv1.WithMiddleware(agentRec.mw("a"), agentRec.mw("b"))},
+		[]acpv1.ConnOption{acpv1.WithMiddleware(clientRec.mw("c"))})
 	ctx := context.Background()
-	if _, err := cc.Initialize(ctx, &InitializeRequest{ProtocolVersion: 1, ClientCapabilities: &ClientCapabilities{Fs: &FileSystemCapabilities{ReadTextFile: Ptr(true)}}}); err != nil {
+	if _, err := cc.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1, ClientCapabilities: &acpv1.ClientCapabilities{Fs: &acpv1.FileSystemCapabilities{ReadTextFile: acpv1.Ptr(true)}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cc.Prompt(ctx, &PromptRequest{SessionID: "s1", Prompt: []ContentBlock{NewContentBlockText("hi")}}); err != nil {
+	if _, err := cc.Prompt(ctx, &acpv1.PromptRequest{SessionID: "s1", Prompt: []acpv1.ContentBlock{acpv1.NewContentBlockText("hi")}}); err != nil {
 		t.Fatal(err)
 	}
 	cc.Close()
@@ -139,21 +141,21 @@ func TestMiddlewareOrderAndDirections(t *testing.T) {
 }
 
 func TestMiddlewareRefuses(t *testing.T) {
-	deny := func(next Handler) Handler {
-		return func(ctx context.Context, call Call) (any, error) {
-			if call.Method() == MethodPrompt {
-				return nil, NewError(-32001, "not allowed")
+	deny := func(next acpv1.Handler) acpv1.Handler {
+		return func(ctx context.Context, call acpv1.Call) (any, error) {
+			if call.Method() == acpv1.MethodPrompt {
+				return nil, acpv1.NewError(-32001, "not allowed")
 			}
 			return next(ctx, call)
 		}
 	}
-	agent, cc, _ := mwPair(t, []ConnOption{WithMiddleware(deny)}, nil)
+	agent, cc, _ := mwPair(t, []acpv1.ConnOption{acpv1.WithMiddleware(deny)}, nil)
 	ctx := context.Background()
-	if _, err := cc.Initialize(ctx, &InitializeRequest{ProtocolVersion: 1}); err != nil {
+	if _, err := cc.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := cc.Prompt(ctx, &PromptRequest{SessionID: "s1", Prompt: []ContentBlock{NewContentBlockText("hi")}})
-	var rpcErr *Error
+	_, err := cc.Prompt(ctx, &acpv1.PromptRequest{SessionID: "s1", Prompt: []acpv1.ContentBlock{acpv1.NewContentBlockText("hi")}})
+	var rpcErr *acpv1.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != -32001 || rpcErr.Message != "not allowed" {
 		t.Fatalf("the refused prompt returned %v, want the middleware's error -32001", err)
 	}
@@ -165,11 +167,11 @@ func TestMiddlewareRefuses(t *testing.T) {
 		t.Error("the handler ran for a refused call")
 	}
 	// An outbound call refused never reaches the peer.
-	refuseOut := func(Handler) Handler {
-		return func(context.Context, Call) (any, error) { return nil, NewError(-32002, "no") }
+	refuseOut := func(acpv1.Handler) acpv1.Handler {
+		return func(context.Context, acpv1.Call) (any, error) { return nil, acpv1.NewError(-32002, "no") }
 	}
-	_, cc2, _ := mwPair(t, nil, []ConnOption{WithMiddleware(refuseOut)})
-	if _, err := cc2.Initialize(ctx, &InitializeRequest{ProtocolVersion: 1}); !errors.As(err, &rpcErr) || rpcErr.Code != -32002 {
+	_, cc2, _ := mwPair(t, nil, []acpv1.ConnOption{acpv1.WithMiddleware(refuseOut)})
+	if _, err := cc2.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1}); !errors.As(err, &rpcErr) || rpcErr.Code != -32002 {
 		t.Errorf("the refused outbound call returned %v", err)
 	}
 }
@@ -177,28 +179,28 @@ func TestMiddlewareRefuses(t *testing.T) {
 func TestMiddlewareMeta(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[string]string{}
-	inject := func(next Handler) Handler {
-		return func(ctx context.Context, call Call) (any, error) {
+	inject := func(next acpv1.Handler) acpv1.Handler {
+		return func(ctx context.Context, call acpv1.Call) (any, error) {
 			if call.Meta("traceparent") == nil {
 				call.SetMeta("traceparent", json.RawMessage(`"00-abc-def-01"`))
 			}
 			return next(ctx, call)
 		}
 	}
-	read := func(next Handler) Handler {
-		return func(ctx context.Context, call Call) (any, error) {
+	read := func(next acpv1.Handler) acpv1.Handler {
+		return func(ctx context.Context, call acpv1.Call) (any, error) {
 			mu.Lock()
 			seen[call.Method()] = string(call.Meta("traceparent")) + " " + string(call.Meta("keep")) + " " + call.ID()
 			mu.Unlock()
 			return next(ctx, call)
 		}
 	}
-	_, cc, _ := mwPair(t, []ConnOption{WithMiddleware(read)}, []ConnOption{WithMiddleware(inject)})
+	_, cc, _ := mwPair(t, []acpv1.ConnOption{acpv1.WithMiddleware(read)}, []acpv1.ConnOption{acpv1.WithMiddleware(inject)})
 	ctx := context.Background()
-	if _, err := cc.Initialize(ctx, &InitializeRequest{ProtocolVersion: 1}); err != nil {
+	if _, err := cc.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1}); err != nil {
 		t.Fatal(err)
 	}
-	params := &NewSessionRequest{Cwd: "/", MCPServers: []MCPServer{}, Meta: json.RawMessage(`{"keep":1}`)}
+	params := &acpv1.NewSessionRequest{Cwd: "/", MCPServers: []acpv1.MCPServer{}, Meta: json.RawMessage(`{"keep":1}`)}
 	if _, err := cc.NewSession(ctx, params); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +208,7 @@ func TestMiddlewareMeta(t *testing.T) {
 		t.Errorf("the caller's params were changed: _meta %s", params.Meta)
 	}
 	// The caller's own traceparent is kept.
-	own := &NewSessionRequest{Cwd: "/", MCPServers: []MCPServer{}, Meta: json.RawMessage(`{"traceparent":"mine"}`)}
+	own := &acpv1.NewSessionRequest{Cwd: "/", MCPServers: []acpv1.MCPServer{}, Meta: json.RawMessage(`{"traceparent":"mine"}`)}
 	if _, err := cc.NewSession(ctx, own); err != nil {
 		t.Fatal(err)
 	}
@@ -216,10 +218,10 @@ func TestMiddlewareMeta(t *testing.T) {
 	cc.Close()
 	mu.Lock()
 	defer mu.Unlock()
-	if got, want := seen[MethodInitialize], `"00-abc-def-01"  1`; got != want {
+	if got, want := seen[acpv1.MethodInitialize], `"00-abc-def-01"  1`; got != want {
 		t.Errorf("initialize: the agent saw %q, want %q", got, want)
 	}
-	if got, want := seen[MethodNewSession], `"mine"  3`; got != want {
+	if got, want := seen[acpv1.MethodNewSession], `"mine"  3`; got != want {
 		t.Errorf("session/new: the agent saw %q, want %q", got, want)
 	}
 	if got, want := seen["_x/ping"], `"00-abc-def-01"  4`; got != want {
@@ -227,41 +229,18 @@ func TestMiddlewareMeta(t *testing.T) {
 	}
 }
 
-func TestObjectMembers(t *testing.T) {
-	obj := setObjectMember([]byte(`{"a":1, "b" : [2]}`), "c", json.RawMessage(`"x"`))
-	if string(obj) != `{"a":1,"b":[2],"c":"x"}` {
-		t.Errorf("set c: %s", obj)
-	}
-	obj = setObjectMember(obj, "a", json.RawMessage(`{"n":true}`))
-	if string(obj) != `{"b":[2],"c":"x","a":{"n":true}}` {
-		t.Errorf("set a: %s", obj)
-	}
-	if obj = setObjectMember(obj, "b", nil); string(obj) != `{"c":"x","a":{"n":true}}` {
-		t.Errorf("remove b: %s", obj)
-	}
-	if obj := setObjectMember(nil, "k", json.RawMessage(`1`)); string(obj) != `{"k":1}` {
-		t.Errorf("set on nothing: %s", obj)
-	}
-	if v := objectMember([]byte(`{"a":{"b":2}}`), "a"); string(v) != `{"b":2}` {
-		t.Errorf("member a: %s", v)
-	}
-	if v := objectMember([]byte(`[1]`), "a"); v != nil {
-		t.Errorf("member of an array: %s", v)
-	}
-}
-
 func TestWireLog(t *testing.T) {
 	var full, env bytes.Buffer
 	var short bytes.Buffer
-	_, cc, _ := mwPair(t, []ConnOption{WithWireLog(&full, WireLogOptions{}), WithWireLog(&full, WireLogOptions{})},
-		[]ConnOption{WithWireLog(&env, WireLogOptions{Envelopes: true}), WithWireLog(&env, WireLogOptions{Envelopes: true})})
-	_, cc2, _ := mwPair(t, nil, []ConnOption{WithWireLog(&short, WireLogOptions{MaxLineBytes: 40})})
+	_, cc, _ := mwPair(t, []acpv1.ConnOption{acpv1.WithWireLog(&full, acpv1.WireLogOptions{}), acpv1.WithWireLog(&full, acpv1.WireLogOptions{})},
+		[]acpv1.ConnOption{acpv1.WithWireLog(&env, acpv1.WireLogOptions{Envelopes: true}), acpv1.WithWireLog(&env, acpv1.WireLogOptions{Envelopes: true})})
+	_, cc2, _ := mwPair(t, nil, []acpv1.ConnOption{acpv1.WithWireLog(&short, acpv1.WireLogOptions{MaxLineBytes: 40})})
 	ctx := context.Background()
-	for _, c := range []*ClientSideConnection{cc, cc2} {
-		if _, err := c.Initialize(ctx, &InitializeRequest{ProtocolVersion: 1, ClientCapabilities: &ClientCapabilities{Fs: &FileSystemCapabilities{ReadTextFile: Ptr(true)}}}); err != nil {
+	for _, c := range []*acpv1.ClientSideConnection{cc, cc2} {
+		if _, err := c.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1, ClientCapabilities: &acpv1.ClientCapabilities{Fs: &acpv1.FileSystemCapabilities{ReadTextFile: acpv1.Ptr(true)}}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Prompt(ctx, &PromptRequest{SessionID: "s1", Prompt: []ContentBlock{NewContentBlockText("secret prompt")}}); err != nil {
+		if _, err := c.Prompt(ctx, &acpv1.PromptRequest{SessionID: "s1", Prompt: []acpv1.ContentBlock{acpv1.NewContentBlockText("secret prompt")}}); err != nil {
 			t.Fatal(err)
 		}
 		c.Close()
@@ -332,10 +311,10 @@ func TestWireLog(t *testing.T) {
 
 func TestWireLogFromEnv(t *testing.T) {
 	path := t.TempDir() + "/wire.jsonl"
-	t.Setenv(EnvWireLog, path)
-	t.Setenv(EnvWireLogEnvelopes, "1")
-	_, cc, _ := mwPair(t, nil, []ConnOption{WireLogFromEnv()})
-	if _, err := cc.Initialize(context.Background(), &InitializeRequest{ProtocolVersion: 1}); err != nil {
+	t.Setenv(acpv1.EnvWireLog, path)
+	t.Setenv(acpv1.EnvWireLogEnvelopes, "1")
+	_, cc, _ := mwPair(t, nil, []acpv1.ConnOption{acpv1.WireLogFromEnv()})
+	if _, err := cc.Initialize(context.Background(), &acpv1.InitializeRequest{ProtocolVersion: 1}); err != nil {
 		t.Fatal(err)
 	}
 	cc.Close()
@@ -346,10 +325,10 @@ func TestWireLogFromEnv(t *testing.T) {
 	if n := strings.Count(string(data), "\n"); n != 2 || !strings.Contains(string(data), `"envelope":true`) {
 		t.Errorf("the file holds %d records:\n%s", n, data)
 	}
-	t.Setenv(EnvWireLog, t.TempDir()+"/missing/dir/wire.jsonl")
+	t.Setenv(acpv1.EnvWireLog, t.TempDir()+"/missing/dir/wire.jsonl")
 	var logged bytes.Buffer
-	_, cc, _ = mwPair(t, nil, []ConnOption{WireLogFromEnv(), WithLogger(slog.New(slog.NewTextHandler(&logged, nil)))})
-	if _, err := cc.Initialize(context.Background(), &InitializeRequest{ProtocolVersion: 1}); err != nil {
+	_, cc, _ = mwPair(t, nil, []acpv1.ConnOption{acpv1.WireLogFromEnv(), acpv1.WithLogger(slog.New(slog.NewTextHandler(&logged, nil)))})
+	if _, err := cc.Initialize(context.Background(), &acpv1.InitializeRequest{ProtocolVersion: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(logged.String(), "wire log") {
@@ -358,26 +337,26 @@ func TestWireLogFromEnv(t *testing.T) {
 }
 
 func TestMiddlewarePanics(t *testing.T) {
-	panics := func(next Handler) Handler {
-		return func(ctx context.Context, call Call) (any, error) {
-			if call.Method() == MethodPrompt {
+	panics := func(next acpv1.Handler) acpv1.Handler {
+		return func(ctx context.Context, call acpv1.Call) (any, error) {
+			if call.Method() == acpv1.MethodPrompt {
 				panic("middleware bug")
 			}
 			return next(ctx, call)
 		}
 	}
-	_, cc, _ := mwPair(t, []ConnOption{WithMiddleware(panics), WithLogger(nil)}, nil)
+	_, cc, _ := mwPair(t, []acpv1.ConnOption{acpv1.WithMiddleware(panics), acpv1.WithLogger(nil)}, nil)
 	ctx := context.Background()
-	if _, err := cc.Initialize(ctx, &InitializeRequest{ProtocolVersion: 1}); err != nil {
+	if _, err := cc.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := cc.Prompt(ctx, &PromptRequest{SessionID: "s1", Prompt: []ContentBlock{NewContentBlockText("hi")}})
-	var rpcErr *Error
+	_, err := cc.Prompt(ctx, &acpv1.PromptRequest{SessionID: "s1", Prompt: []acpv1.ContentBlock{acpv1.NewContentBlockText("hi")}})
+	var rpcErr *acpv1.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != -32603 || strings.Contains(err.Error(), "middleware bug") {
 		t.Fatalf("a panicking middleware's call returned %v, want -32603 without the panic's text", err)
 	}
 	// The connection serves on.
-	if _, err := cc.NewSession(ctx, &NewSessionRequest{Cwd: "/", MCPServers: []MCPServer{}}); err != nil {
+	if _, err := cc.NewSession(ctx, &acpv1.NewSessionRequest{Cwd: "/", MCPServers: []acpv1.MCPServer{}}); err != nil {
 		t.Fatal(err)
 	}
 }
