@@ -95,6 +95,7 @@ var Runtimes = []Runtime{
 	{Name: "decode_checks.go", Dir: "codec", Helpers: true},
 	{Name: "decode.go", Dir: "codec", Helpers: true},
 	{Name: "decode_objects.go", Dir: "codec", Helpers: true},
+	{Name: "decode_fields.go", Dir: "codec", Helpers: true},
 	{Name: "decode_scalars.go", Dir: "codec", Helpers: true},
 	{Name: "decode_lists.go", Dir: "codec", Helpers: true},
 	{Name: "encode.go", Dir: "codec", Helpers: true},

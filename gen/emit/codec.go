@@ -12,11 +12,11 @@ import (
 // shared fields and the extension structs of unstable features.
 //
 // Decoders. Every object type gets a one-pass decoder on the decoding
-// runtime (decode.go, and decode_objects.go, decode_scalars.go and
-// decode_lists.go beside it): decodeMember decodes one member it knows,
-// missing reports the required members an object lacked, decodeRest reads
-// an object's members after its '{', and UnmarshalJSON reads a whole value
-// for encoding/json. An object type has no decodeJSON: the runtime reads
+// runtime (decode.go, and decode_objects.go, decode_fields.go,
+// decode_scalars.go and decode_lists.go beside it): decodeMember decodes one
+// member it knows, missing reports the required members an object lacked,
+// decodeRest reads an object's members after its '{', and UnmarshalJSON
+// reads a whole value for encoding/json. An object type has no decodeJSON: the runtime reads
 // its '{' and calls decodeRest (d.object, and decodeObject[*T] where a
 // function value is needed). Required members are bits of a uint64, in the
 // order of the type's fields, unstable ones included.

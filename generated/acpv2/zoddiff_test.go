@@ -3,6 +3,7 @@ package acpv2
 import (
 	"testing"
 
+	"github.com/acpgen/acpgen/internal/gentest/buildtag"
 	"github.com/acpgen/acpgen/internal/zoddiff"
 )
 
@@ -11,5 +12,5 @@ import (
 // schemas, and fails where they disagree and the schema does not side with
 // this package (allow-list: internal/zoddiff/allow.go).
 func TestZodDiff(t *testing.T) {
-	zoddiff.Run(t, zoddiff.Package{Version: "v2", Unstable: unstableBuild, Definitions: definitions})
+	zoddiff.Run(t, zoddiff.Package{Version: "v2", Unstable: buildtag.Unstable, Definitions: definitions})
 }

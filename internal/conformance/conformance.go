@@ -26,8 +26,29 @@ import (
 	"github.com/acpgen/acpgen/schema"
 )
 
-// Dir is where the corpus lives, relative to a generated package directory.
-const Dir = "../../../shared/conformance"
+// Dir is where the corpus lives: shared/conformance beside the module's
+// root, found from the working directory of the test (the directory of the
+// package under test), however deep that package sits.
+var Dir = corpusDir()
+
+// corpusDir returns shared/conformance beside the nearest directory above
+// the working directory that holds a go.mod.
+func corpusDir() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return filepath.Join("..", "shared", "conformance")
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return filepath.Join(d, "..", "shared", "conformance")
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return filepath.Join("..", "shared", "conformance")
+		}
+		d = up
+	}
+}
 
 // Package is what a test knows of the generated package under test.
 type Package struct {

@@ -3,11 +3,12 @@ package acpv1test
 import (
 	"bufio"
 	"context"
-	"github.com/acpgen/acpgen/generated/acpv1"
 	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // readRecorder is a reader that records whether it has been read.

@@ -2,8 +2,9 @@ package acpv1test
 
 import (
 	"encoding/json"
-	"github.com/acpgen/acpgen/generated/acpv1"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // An agent on npm (built on the Rust reference crate) lists this method in

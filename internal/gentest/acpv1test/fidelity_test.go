@@ -2,8 +2,9 @@ package acpv1test
 
 import (
 	"encoding/json"
-	"github.com/acpgen/acpgen/generated/acpv1"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // Decoding where the schema and the TypeScript SDK agree and acpgen once

@@ -4,9 +4,10 @@ package acpv1test
 
 import (
 	"encoding/json"
-	"github.com/acpgen/acpgen/generated/acpv1"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // TestProxyRequestParams: the params of a ProxyRequest are one of the

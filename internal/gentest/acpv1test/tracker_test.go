@@ -1,8 +1,9 @@
 package acpv1test
 
 import (
-	"github.com/acpgen/acpgen/generated/acpv1"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // TestRequestTrackerNullID tracks a v1 request whose id is null.

@@ -2,8 +2,9 @@ package acpv2test
 
 import (
 	"encoding/json"
-	"github.com/acpgen/acpgen/generated/acpv2"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
 // Decoding where the schema and the TypeScript SDK agree and acpgen once

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/acpgen/acpgen/generated/acpv2"
 	"io"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
 type mwAgent struct{ conn *acpv2.AgentSideConnection }

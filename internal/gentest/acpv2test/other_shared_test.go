@@ -2,9 +2,10 @@ package acpv2test
 
 import (
 	"encoding/json"
-	"github.com/acpgen/acpgen/generated/acpv2"
 	"reflect"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
 // TestOtherSharedRules: the members every variant of IdleStateUpdate shares

@@ -4,9 +4,10 @@ package acpv2test
 
 import (
 	"encoding/json"
-	"github.com/acpgen/acpgen/generated/acpv2"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
 // TestProxyRequestParams: the params of a ProxyRequest are one of the

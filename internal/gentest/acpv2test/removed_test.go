@@ -3,9 +3,10 @@ package acpv2test
 import (
 	"encoding/json"
 	"errors"
-	"github.com/acpgen/acpgen/generated/acpv2"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
 // TestRemovedPlanUpdate: v2 rejects the v1 "plan" session update instead of

@@ -1,7 +1,0 @@
-//go:build unstable
-
-package acpv1
-
-// unstableBuild reports whether the umbrella tag, which enables every
-// unstable feature, is on.
-const unstableBuild = true
