@@ -151,8 +151,9 @@ func (c *connection) start(impl any) {
 // queued by then are written first (for at most the OutputStall limit).
 func (c *connection) Done() <-chan struct{} { return c.finished }
 
-// Err returns why the connection ended, wrapping ErrConnectionClosed, or nil
-// while it is open.
+// Err returns why the connection ended, wrapping ErrConnectionClosed and
+// the cause (an input's error, which for a process may be its exit), or
+// nil while it is open.
 func (c *connection) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -211,7 +212,7 @@ func (c *connection) end(err error) {
 		c.mu.Unlock()
 		return
 	}
-	c.err = fmt.Errorf("%w: %v", ErrConnectionClosed, err)
+	c.err = fmt.Errorf("%w: %w", ErrConnectionClosed, err)
 	for _, ctx := range c.serving {
 		ctx.cancel()
 	}

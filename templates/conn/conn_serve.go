@@ -32,6 +32,9 @@ func (c *connection) serve(m *lineMessage) bool {
 	ctx := &requestContext{method: m.method, params: m.params.value, seq: c.requestsRead.Add(1)}
 	initialize := c.init != nil && m.method == MethodInitialize
 	params := inParams{value: m.params.value, err: m.params.err}
+	if params.err != nil {
+		c.dropAnswered(m.method, m.id, invalidParams(params.err))
+	}
 	var served chan struct{}
 	if initialize {
 		served = make(chan struct{})
