@@ -116,7 +116,13 @@ func (c *connection) serveRequest(j job) {
 			close(served)
 		}
 	}()
-	result, err := c.handle(ctx, c.requests, key, method, params)
+	var result any
+	var err error
+	if r := c.picked(method, params.value); r != nil {
+		result = r // answered without its handler (answerWhile)
+	} else {
+		result, err = c.handle(ctx, c.requests, key, method, params)
+	}
 	initialize := served != nil
 	if initialize && err == nil && initializeContract != nil {
 		err = initializeContract(c.impl, result)

@@ -108,6 +108,8 @@ type connection struct {
 	err     error                      // why the connection ended, once it has
 	serving map[string]*requestContext // inbound requests by id as received
 	served  any                        // the params of the last initialize answered with a result
+	picks   map[*answerPick]struct{}   // answerWhile's
+	npicks  atomic.Int32               // len(picks), read without c.mu
 }
 
 // newConnection returns a connection that serves nothing yet: start starts
