@@ -9,6 +9,7 @@ package acpv1
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
 )
 
 // Drops: the inbound messages that reach no handler and no call. The peer
@@ -40,8 +41,10 @@ type Drop struct {
 // drops, in the order they are read. f is called on the goroutine that
 // reads the connection, before the next line is read: it must not block
 // (nor call the connection). Without it, each drop is logged to the
-// connection's logger (see WithLogger) at level Warn, with its method, id
-// and reason.
+// connection's logger (see WithLogger), with its method, id and reason: at
+// level Warn when neither side hears of it otherwise (a notification), at
+// level Debug when the peer was answered or the message was a response (to
+// a call cancelled, as a late answer is).
 func WithDropHandler(f func(Drop)) ConnOption {
 	return func(c *connConfig) { c.onDrop = f }
 }
@@ -52,7 +55,11 @@ func (c *connection) drop(d Drop) {
 		c.cfg.onDrop(d)
 		return
 	}
-	c.cfg.logger.Warn("acp: an inbound message was dropped", "method", d.Method, "id", d.ID, "reason", d.Reason)
+	level := slog.LevelDebug
+	if d.Answer == nil && d.ID == "" {
+		level = slog.LevelWarn
+	}
+	c.cfg.logger.Log(c.ctx, level, "acp: an inbound message was dropped", "method", d.Method, "id", d.ID, "reason", d.Reason)
 }
 
 // dropAnswered reports a message that the connection answers with rpcErr
