@@ -97,7 +97,7 @@ func (e *ExitError) Error() string {
 	if e.State != nil {
 		fmt.Fprintf(&b, " (%s)", e.State)
 	}
-	if e.Err != nil {
+	if e.Err != nil && e.Err != io.EOF { // the end of its output says nothing more
 		fmt.Fprintf(&b, ": %v", e.Err)
 	}
 	if len(e.Stderr) == 0 {

@@ -228,9 +228,19 @@ func closeBoth(c connection, p *acpexec.Process) error {
 
 // reader and writer hide Process's Close from the connection, so that the
 // connection's Close does not end the agent: closeBoth does, after it.
+// The end of the agent's output is, once the agent has exited, an
+// *acpexec.ExitError that wraps io.EOF: the connection ends with it as its
+// cause, so that the errors of calls and of sessions name the exit status
+// or signal and the last lines of standard error.
 type reader struct{ p *acpexec.Process }
 
-func (r reader) Read(b []byte) (int, error) { return r.p.Read(b) }
+func (r reader) Read(b []byte) (int, error) {
+	n, err := r.p.Read(b)
+	if err == io.EOF {
+		err = r.p.Explain(err)
+	}
+	return n, err
+}
 
 type writer struct{ p *acpexec.Process }
 

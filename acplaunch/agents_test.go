@@ -33,7 +33,10 @@ func agentCmd(t *testing.T, mode string) *exec.Cmd { return reexec.Command(t, ag
 //   - v1-stubborn: the v1 agent, ignoring SIGTERM and the end of its input;
 //   - exit3: writes two lines to standard error and exits 3;
 //   - silent: never answers and ignores SIGTERM;
-//   - orphan: starts a grandchild that holds its output open, then exits 4.
+//   - orphan: starts a grandchild that holds its output open, then exits 4;
+//   - die7-v1, die7-v2: an agent of that version that opens a session and,
+//     in its first prompt turn, sends an update, writes a line to standard
+//     error and exits 7.
 func testAgent(mode string) {
 	switch mode {
 	case "v1", "v1-stubborn":
@@ -48,6 +51,14 @@ func testAgent(mode string) {
 	case "v2":
 		conn := acpv2.NewAgentSideConnection(v2Agent{}, os.Stdout, os.Stdin)
 		<-conn.Done()
+	case "die7-v1":
+		var a dyingV1
+		a.conn = acpv1.NewAgentSideConnection(&a, os.Stdout, os.Stdin)
+		<-a.conn.Done()
+	case "die7-v2":
+		var a dyingV2
+		a.conn = acpv2.NewAgentSideConnection(&a, os.Stdout, os.Stdin)
+		<-a.conn.Done()
 	case "exit3":
 		fmt.Fprintln(os.Stderr, "reading the configuration")
 		fmt.Fprintln(os.Stderr, "no configuration: giving up")
@@ -121,4 +132,39 @@ func (client2) RequestPermission(ctx context.Context, p *acpv2.RequestPermission
 
 func (client2) UpdateSession(ctx context.Context, p *acpv2.UpdateSessionNotification) error {
 	return nil
+}
+
+// dyingV1 and dyingV2 exit 7 in the middle of their first turn.
+type dyingV1 struct {
+	v1Agent
+	conn *acpv1.AgentSideConnection
+}
+
+func (a *dyingV1) NewSession(ctx context.Context, p *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
+	return acpv1.NewNewSessionResponse("s1"), nil
+}
+
+func (a *dyingV1) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.PromptResponse, error) {
+	_ = a.conn.SessionUpdate(ctx, acpv1.NewSessionNotification(p.SessionID,
+		acpv1.NewSessionUpdateAgentMessageChunk(acpv1.NewContentBlockText("thinking"))))
+	time.Sleep(50 * time.Millisecond) // the update is written
+	fmt.Fprintln(os.Stderr, "out of memory: giving up mid-turn")
+	os.Exit(7)
+	return nil, nil
+}
+
+type dyingV2 struct {
+	v2Agent
+	conn *acpv2.AgentSideConnection
+}
+
+func (a *dyingV2) NewSession(ctx context.Context, p *acpv2.NewSessionRequest) (*acpv2.NewSessionResponse, error) {
+	return acpv2.NewNewSessionResponse("s1"), nil
+}
+
+func (a *dyingV2) Prompt(ctx context.Context, p *acpv2.PromptRequest) (*acpv2.PromptResponse, error) {
+	time.Sleep(50 * time.Millisecond)
+	fmt.Fprintln(os.Stderr, "out of memory: giving up mid-turn")
+	os.Exit(7)
+	return nil, nil
 }

@@ -81,6 +81,7 @@ var Runtimes = []Runtime{
 	{Name: "conn_init.go", Dir: "conn", When: WithConn},
 	{Name: "conn_wirelog.go", Dir: "conn", When: WithConn},
 	{Name: "conn_hooks.go", Dir: "conn", When: WithConn},
+	{Name: "conn_drops.go", Dir: "conn", When: WithConn},
 	{Name: "session.go", Dir: "session", When: WithSessions},
 	{Name: "session_state.go", Dir: "session", When: WithSessions},
 	{Name: "session_conn.go", Dir: "session", When: WithSessions},

@@ -22,13 +22,12 @@ func connect(prompt, url string) error {
 		return err
 	}
 	c := newClient()
-	r, w := watch(t, t)
-	conn := acpv1.NewClientSideConnection(c, w, r, connOptions()...)
+	conn := acpv1.NewClientSideConnection(c, t, t, connOptions()...)
 	var stop acpv1.StopReason
 	if _, err = conn.Initialize(ctx, initializeRequest()); err != nil {
 		err = fmt.Errorf("initialize: %w", err)
 	} else {
-		stop, err = session(ctx, conn, prompt)
+		stop, err = session(ctx, c, conn, prompt)
 	}
 	if closeErr := t.Close(); err == nil && closeErr != nil {
 		err = fmt.Errorf("closing: %w", closeErr)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/acpgen/acpgen/acpclient"
@@ -16,24 +15,18 @@ var duties = acpclient.New(acpclient.Options{Read: true, Write: true, Terminals:
 
 // connOptions are the options of the connection to the agent: the wire log,
 // the middleware that tells duties of the sessions the client opens, and
-// the one that answers a cancelled turn's permission requests.
+// printDrop, which hears of each message of the agent the connection drops.
 func connOptions() []acpv1.ConnOption {
-	return []acpv1.ConnOption{wire.V1(), acpv1.WithMiddleware(duties.Middleware(), turns.Middleware())}
+	return []acpv1.ConnOption{wire.V1(), acpv1.WithMiddleware(duties.Middleware()), acpv1.WithDropHandler(printDrop)}
 }
 
 // printDrop prints on stderr a message from the agent that the connection
-// drops in silence (a notification whose params do not fit, a line over the
-// limit), with its method and the reason.
-func printDrop(d acpclient.Drop) {
+// drops (a notification whose params do not fit, a line over the limit, a
+// response to no call), with its method and the reason.
+func printDrop(d acpv1.Drop) {
 	method := d.Method
 	if method == "" {
 		method = "a line"
 	}
 	fmt.Fprintf(os.Stderr, "client: dropped %s: %s\n", method, d.Reason)
-}
-
-// watch wraps the agent's output so that printDrop hears of what the
-// connection drops.
-func watch(fromAgent io.Reader, toAgent io.Writer) (io.Reader, io.Writer) {
-	return acpclient.WatchV1(fromAgent, 0, printDrop), toAgent
 }

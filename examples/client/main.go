@@ -19,12 +19,13 @@
 // It advertises and serves the agent's file requests, confined to its
 // working directory, and terminals, with package acpclient (see duties.go),
 // and prints on stderr each message of the agent that the connection drops
-// ("client: dropped session/update: REASON").
+// ("client: dropped session/update: REASON", from acpv1.WithDropHandler).
 //
-// SIGINT or SIGTERM during the turn cancels it with acpclient.Turns: the
-// client sends session/cancel, answers the turn's permission requests
-// "cancelled" from then on, and waits at most 5 s for the agent to end the
-// turn, then prints "stop: cancelled" (the stop reason the agent gave).
+// SIGINT or SIGTERM during the turn cancels it: the context of the
+// session's Prompt ends, and the ActiveSession sends session/cancel,
+// answers the turn's permission requests "cancelled" from then on, and
+// waits at most 5 s for the agent to end the turn; the client then prints
+// "stop: cancelled" (the stop reason the agent gave).
 //
 // The agent runs in a process group of its own, its standard error goes to
 // the client's, and the client gives it 10 s to answer initialize. When the
@@ -86,12 +87,13 @@ func run(prompt string, command []string) error {
 	start, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	c := newClient()
-	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), c, initializeRequest(), &acplaunch.Options{V1: connOptions(), Wrap: watch})
+	agent, err := acplaunch.StartV1(start, exec.Command(command[0], command[1:]...), c, initializeRequest(), &acplaunch.Options{V1: connOptions()})
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
-	reason, err := session(ctx, agent.ClientSideConnection, prompt)
-	err = agent.Process.Explain(err) // an agent that exited says how
+	// An agent that exits fails the turn with its exit status and the last
+	// lines of its standard error.
+	reason, err := session(ctx, c, agent.ClientSideConnection, prompt)
 	if closeErr := agent.Close(); err == nil && closeErr != nil {
 		err = fmt.Errorf("agent: %w", closeErr)
 	}
@@ -102,24 +104,30 @@ func run(prompt string, command []string) error {
 	return nil
 }
 
-// turns cancels a turn the protocol's way when the context of its Prompt
-// ends: session/cancel, permission answered cancelled, the agent's stop
-// reason returned (at most 5 s later).
-var turns acpclient.Turns
-
 // session opens a session in the working directory, runs the prompt turn
-// and returns its stop reason. When ctx ends during the turn, turns cancels
-// it and the stop reason is the agent's, cancelled.
-func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt string) (acpv1.StopReason, error) {
+// and returns its stop reason. When ctx ends during the turn, the session
+// cancels it the protocol's way and the stop reason is the agent's,
+// cancelled.
+func session(ctx context.Context, c *client, conn *acpv1.ClientSideConnection, prompt string) (acpv1.StopReason, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	s, err := conn.NewSession(ctx, acpv1.NewNewSessionRequest(cwd, []acpv1.MCPServer{}))
+	s, _, err := c.NewSession(ctx, conn, acpv1.NewNewSessionRequest(cwd, []acpv1.MCPServer{}))
 	if err != nil {
 		return "", fmt.Errorf("session/new: %w", err)
 	}
-	r, err := turns.Prompt(ctx, conn, acpv1.NewPromptRequest(s.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText(prompt)}))
+	defer s.Close()
+	// SessionUpdate prints the updates as they come; the session's own
+	// queue of them is read and let go until the session closes.
+	go func() {
+		for {
+			if _, err := s.Next(context.Background()); err != nil {
+				return
+			}
+		}
+	}()
+	r, err := s.Prompt(ctx, []acpv1.ContentBlock{acpv1.NewContentBlockText(prompt)})
 	if err != nil {
 		return "", fmt.Errorf("session/prompt: %w", err)
 	}
@@ -127,9 +135,16 @@ func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt strin
 }
 
 // client renders the agent's updates and answers its permission requests;
-// its file and terminal duties are duties's.
+// its file and terminal duties are duties's, and its router routes the
+// updates of the session it opens.
 type client struct {
 	*acpclient.V1
+	router acpv1.SessionRouter
+}
+
+// NewSession opens a session with the router.
+func (c *client) NewSession(ctx context.Context, conn *acpv1.ClientSideConnection, p *acpv1.NewSessionRequest) (*acpv1.ActiveSession, *acpv1.NewSessionResponse, error) {
+	return c.router.NewSession(ctx, conn, p)
 }
 
 func newClient() *client { return &client{V1: duties.V1()} }
@@ -144,12 +159,12 @@ func (c *client) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification
 		}
 	}
 	printPlans(n)
-	return nil
+	return c.router.SessionUpdate(ctx, n)
 }
 
 // RequestPermission picks the first option that allows the tool call, or
-// answers cancelled when there is none. Once a turn is cancelled, turns's
-// middleware answers cancelled instead.
+// answers cancelled when there is none. Once a turn is cancelled, the
+// session answers cancelled instead.
 func (c *client) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
 	for _, o := range p.Options {
 		if o.Kind == acpv1.PermissionOptionKindAllowOnce || o.Kind == acpv1.PermissionOptionKindAllowAlways {

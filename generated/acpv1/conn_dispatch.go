@@ -25,10 +25,20 @@ func (c *connection) dispatch(m *lineMessage, err *Error) bool {
 	case err != nil:
 		if !m.response {
 			c.sendError(string(m.id), err, sendQueue)
+			c.dropAnswered(m.method, m.id, err)
+		} else {
+			c.drop(Drop{ID: string(m.id), Reason: errorReason(err)})
 		}
-	case m.empty, m.response && (m.id == nil || string(m.id) == "null"):
-		// Blank lines, and responses to no request (an error the peer could
-		// not tie to a request of ours), need nothing.
+	case m.empty:
+		// Blank lines need nothing.
+	case m.response && (m.id == nil || string(m.id) == "null"):
+		// A response to no request: an error the peer could not tie to a
+		// request of ours.
+		reason := "a response without id"
+		if m.err != nil {
+			reason += ": " + errorReason(m.err)
+		}
+		c.drop(Drop{Reason: reason})
 	case m.method != "" && c.init != nil && !c.admit(m):
 		// Held back until initialize has been answered.
 	case m.method != "" && m.id != nil:
@@ -45,17 +55,23 @@ func (c *connection) dispatch(m *lineMessage, err *Error) bool {
 // received, is id (nil when it could not be read): a response fails its
 // call, a request whose id can be read is answered -32600, and anything
 // else -32700 with id null.
-func (c *connection) dispatchTooLong(id []byte, response bool) {
+func (c *connection) dispatchTooLong(id []byte, method string, response bool) {
 	details := map[string]string{"details": "the message is longer than the limit of " + strconv.Itoa(c.cfg.limits.MaxMessageBytes) + " bytes"}
 	switch {
 	case id != nil && response:
 		if r, ok := c.calls.takeKey(id); ok {
 			r.reply <- reply{err: fmt.Errorf("acp: the response to %s is longer than the limit of %d bytes", r.method, c.cfg.limits.MaxMessageBytes)}
+		} else {
+			c.drop(Drop{ID: string(id), Reason: "a response to no call waiting, " + details["details"]})
 		}
 	case id != nil:
-		c.sendError(string(id), NewInvalidRequestError(details), sendQueue)
+		rpcErr := NewInvalidRequestError(details)
+		c.sendError(string(id), rpcErr, sendQueue)
+		c.dropAnswered(method, id, rpcErr)
 	default:
-		c.sendError("", withData(NewParseError(), details), sendQueue)
+		rpcErr := withData(NewParseError(), details)
+		c.sendError("", rpcErr, sendQueue)
+		c.drop(Drop{Method: method, Reason: details["details"], Answer: rpcErr})
 	}
 }
 
@@ -63,8 +79,12 @@ func (c *connection) dispatchTooLong(id []byte, response bool) {
 // notification m may be handled, and answers a request that may not.
 func (c *connection) admit(m *lineMessage) bool {
 	ok, rpcErr := c.init.admit(m)
-	if rpcErr != nil {
+	switch {
+	case rpcErr != nil:
 		c.sendError(string(m.id), rpcErr, sendQueue)
+		c.dropAnswered(m.method, m.id, rpcErr)
+	case !ok:
+		c.drop(Drop{Method: m.method, ID: string(m.id), Reason: "it came before the connection was initialized"})
 	}
 	return ok
 }
@@ -75,8 +95,10 @@ func (c *connection) notification(m *lineMessage) {
 		c.cancelServing(m.params.raw)
 		return
 	}
-	// A notification has no answer: its handler's errors have nowhere to go.
-	_, _ = c.handle(c.ctx, c.notifications, "", m.method, inParams{value: m.params.value, err: m.params.err})
+	// A notification has no answer: its handler's errors go to the drops.
+	if _, err := c.handle(c.ctx, c.notifications, "", m.method, inParams{value: m.params.value, err: m.params.err}); err != nil {
+		c.dropNotification(m.method, err)
+	}
 }
 
 // cancelServing cancels the context of the inbound request that the params
@@ -105,7 +127,7 @@ func (c *connection) response(m *lineMessage) {
 	r, ok := c.calls.takeKey(m.id)
 	switch {
 	case !ok:
-		// Cancelled, or never asked.
+		c.drop(Drop{ID: string(m.id), Reason: "a response to no call waiting for one (cancelled, or never made)"})
 	case m.err != nil:
 		r.reply <- reply{err: m.err}
 	case m.result.err != nil:

@@ -204,7 +204,8 @@ func (c *connection) callThrough(ctx context.Context, call Call) (any, error) {
 		case ci.request:
 			err = NewMethodNotFoundError(ci.method)
 		default:
-			err = nil // a notification without handler is dropped
+			c.dropNotification(ci.method, err) // a notification without handler
+			err = nil
 		}
 		return result, err
 	case ci.request:

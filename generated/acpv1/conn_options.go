@@ -70,6 +70,7 @@ type connConfig struct {
 	logger     *slog.Logger
 	middleware []Middleware // WithMiddleware's, outermost first
 	wire       *wireConfig  // WithWireLog's
+	onDrop     func(Drop)   // WithDropHandler's
 }
 
 // WithLimits sets the limits of the connection: a zero field keeps its
@@ -88,7 +89,8 @@ func WithLimits(l Limits) ConnOption {
 }
 
 // WithLogger sets the logger that records what the connection cannot tell
-// its peer: a handler's panic, with its value and stack. Without it, the
+// its peer: a handler's panic, with its value and stack, and the inbound
+// messages it drops (see WithDropHandler). Without it, the
 // connection logs to slog.Default(); WithLogger(nil) logs nothing.
 func WithLogger(l *slog.Logger) ConnOption {
 	return func(c *connConfig) {

@@ -30,11 +30,11 @@ func (c *connection) line(line []byte) bool {
 // the first member that does not fit, and whether it is a response), and
 // hands that on to dispatchTooLong.
 func (c *connection) tooLong(prefix []byte) {
-	id, response := peekID(prefix)
+	id, method, response := peekID(prefix)
 	if id != nil && idLength(id) > c.cfg.limits.MaxIDLength {
 		id = nil
 	}
-	c.dispatchTooLong(id, response)
+	c.dispatchTooLong(id, method, response)
 }
 
 // lineMessage is one JSON-RPC message as read from a line, in one pass:
@@ -339,11 +339,11 @@ func idLength(id []byte) int {
 	return len(id)
 }
 
-// peekID reads the id of a line that was too long to be read whole, from
-// its first bytes, and whether the message is a response: what can be
-// told from the members before the first one that does not fit.
-func peekID(prefix []byte) (id []byte, response bool) {
-	var method bool
+// peekID reads the id and method of a line that was too long to be read
+// whole, from its first bytes, and whether the message is a response: what
+// can be told from the members before the first one that does not fit.
+func peekID(prefix []byte) (id []byte, method string, response bool) {
+	var hasMethod bool
 	_ = withDecoder(prefix, func(d *decoder) error {
 		if d.PeekKind() != '{' {
 			return nil
@@ -358,25 +358,32 @@ func peekID(prefix []byte) (id []byte, response bool) {
 			}
 			switch string(name) {
 			case "result", "error":
-				response = !method
+				response = !hasMethod
 				if id != nil {
 					return errLineParse // enough is known
 				}
 			case "method":
-				method, response = true, false
+				hasMethod, response = true, false
 			}
 			v, err := d.ReadValue()
 			if err != nil {
 				return err
 			}
-			if string(name) == "id" {
+			switch string(name) {
+			case "id":
 				end := int(d.InputOffset())
 				id = prefix[end-len(v) : end]
+			case "method":
+				if v[0] == '"' {
+					if s, err := unquote(v); err == nil {
+						method = string(s)
+					}
+				}
 			}
 		}
 	})
 	if id != nil && (!validID(id) || isNull(id)) {
 		id = nil
 	}
-	return id, response
+	return id, method, response
 }

@@ -42,10 +42,16 @@ func (c *connection) readLines() (parked bool) {
 			return true
 		case err == errOutboxClosed:
 			return false
-		case err == io.EOF:
-			// What is queued still goes out: the peer may read on.
+		case errors.Is(err, io.EOF):
+			// What is queued still goes out: the peer may read on. An input
+			// that knows why it ended (a process's exit) says so by an
+			// error that wraps io.EOF.
 			c.flushing.Store(true)
-			c.end(errors.New("the peer closed the connection"))
+			if err == io.EOF {
+				c.end(errors.New("the peer closed the connection"))
+			} else {
+				c.end(fmt.Errorf("the peer closed the connection: %w", err))
+			}
 			return false
 		case err != nil:
 			c.end(fmt.Errorf("reading: %w", err))

@@ -36,6 +36,9 @@ func (c *connection) serve(m *lineMessage) bool {
 	ctx := &requestContext{method: m.method, params: m.params.value, seq: c.requestsRead.Add(1)}
 	initialize := c.init != nil && m.method == MethodInitialize
 	params := inParams{value: m.params.value, err: m.params.err}
+	if params.err != nil {
+		c.dropAnswered(m.method, m.id, invalidParams(params.err))
+	}
 	var served chan struct{}
 	if initialize {
 		served = make(chan struct{})
@@ -113,7 +116,13 @@ func (c *connection) serveRequest(j job) {
 			close(served)
 		}
 	}()
-	result, err := c.handle(ctx, c.requests, key, method, params)
+	var result any
+	var err error
+	if r := c.picked(method, params.value); r != nil {
+		result = r // answered without its handler (answerWhile)
+	} else {
+		result, err = c.handle(ctx, c.requests, key, method, params)
+	}
 	initialize := served != nil
 	if initialize && err == nil && initializeContract != nil {
 		err = initializeContract(c.impl, result)

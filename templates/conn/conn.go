@@ -104,6 +104,8 @@ type connection struct {
 	err     error                      // why the connection ended, once it has
 	serving map[string]*requestContext // inbound requests by id as received
 	served  any                        // the params of the last initialize answered with a result
+	picks   map[*answerPick]struct{}   // answerWhile's
+	npicks  atomic.Int32               // len(picks), read without c.mu
 }
 
 // newConnection returns a connection that serves nothing yet: start starts
@@ -147,8 +149,9 @@ func (c *connection) start(impl any) {
 // queued by then are written first (for at most the OutputStall limit).
 func (c *connection) Done() <-chan struct{} { return c.finished }
 
-// Err returns why the connection ended, wrapping ErrConnectionClosed, or nil
-// while it is open.
+// Err returns why the connection ended, wrapping ErrConnectionClosed and
+// the cause (an input's error, which for a process may be its exit), or
+// nil while it is open.
 func (c *connection) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -207,7 +210,7 @@ func (c *connection) end(err error) {
 		c.mu.Unlock()
 		return
 	}
-	c.err = fmt.Errorf("%w: %v", ErrConnectionClosed, err)
+	c.err = fmt.Errorf("%w: %w", ErrConnectionClosed, err)
 	for _, ctx := range c.serving {
 		ctx.cancel()
 	}

@@ -2,7 +2,10 @@
 
 package acp
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // Hooks of the connection for the runtimes built on it (the v2 turn
 // runtime): work that runs once a request's answer is on its way, the
@@ -118,4 +121,47 @@ func (c *connection) answerEarly(key string, ctx *requestContext, result any) {
 	for _, f := range hooks {
 		f()
 	}
+}
+
+// An answerPick returns the result that answers an inbound request, given
+// its method and decoded params, instead of its handler, or nil.
+type answerPick func(method string, params any) any
+
+// answerWhile has the inbound requests that pick answers answered with its
+// result, without their handler, until stop is called: a client that has
+// cancelled a turn answers the turn's late permission requests so.
+func (c *connection) answerWhile(pick answerPick) (stop func()) {
+	p := &pick
+	c.mu.Lock()
+	if c.picks == nil {
+		c.picks = map[*answerPick]struct{}{}
+	}
+	c.picks[p] = struct{}{}
+	c.npicks.Add(1)
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			delete(c.picks, p)
+			c.npicks.Add(-1)
+			c.mu.Unlock()
+		})
+	}
+}
+
+// picked returns the result that one of answerWhile's picks gives the
+// inbound request, or nil.
+func (c *connection) picked(method string, params any) any {
+	if c.npicks.Load() == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p := range c.picks {
+		if r := (*p)(method, params); r != nil {
+			return r
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -325,6 +326,15 @@ func (q *sessionQueue) close() {
 // was closed, or whose connection ended, once the updates received before
 // are read.
 var ErrSessionClosed = errors.New("the session no longer receives updates")
+
+// withCause returns err, ErrSessionClosed, wrapped with cause, why the
+// connection ended, when there is one; any other err as it is.
+func withCause(err, cause error) error {
+	if err != ErrSessionClosed || cause == nil {
+		return err
+	}
+	return fmt.Errorf("%w: %w", err, cause)
+}
 
 // maxPendingUpdates bounds the updates a SessionRouter keeps for sessions
 // it does not route yet (those that arrive before the result of

@@ -4,8 +4,11 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // SessionEvent is one session update as an ActiveSession hands it out: the
@@ -33,6 +36,9 @@ type SessionRouter struct {
 	// Unrouted, if not nil, is called with the updates of sessions that are
 	// not routed, in order, instead of their being kept.
 	Unrouted func(ctx context.Context, n *SessionNotification) error
+	// CancelWait bounds the wait of an ActiveSession's Prompt for the agent
+	// to end a turn it cancelled; DefaultCancelWait when zero.
+	CancelWait time.Duration
 
 	mu       sync.Mutex
 	sessions map[SessionID]*ActiveSession
@@ -149,6 +155,9 @@ type ActiveSession struct {
 	queue  *sessionQueue
 	once   sync.Once
 	closed chan struct{}
+
+	turnMu sync.Mutex
+	turn   *promptTurn // the prompt turn Prompt runs, if any
 }
 
 func (s *ActiveSession) deliver(n *SessionNotification) {
@@ -165,14 +174,122 @@ func (s *ActiveSession) State() *SessionState { return s.state }
 
 // Next returns the session's next update, waiting until one arrives or ctx
 // ends. Once the session is closed or its connection has ended, it returns
-// the updates received before and then ErrSessionClosed.
+// the updates received before and then ErrSessionClosed, wrapped with why
+// the connection ended when it has (for an agent process, its exit status
+// or signal and its last lines of standard error).
 func (s *ActiveSession) Next(ctx context.Context) (SessionEvent, error) {
-	return s.queue.next(ctx, s.closed, s.conn.Done(), ErrSessionClosed)
+	ev, err := s.queue.next(ctx, s.closed, s.conn.Done(), ErrSessionClosed)
+	return ev, withCause(err, s.conn.Err())
 }
 
-// Prompt sends a prompt to the session with session/prompt.
+// Prompt runs a prompt turn with session/prompt and returns the agent's
+// answer. When ctx ends before the turn does, Prompt cancels the turn the
+// protocol's way, as Cancel does (session/cancel, the session's permission
+// requests answered cancelled, those pending and those that come until the
+// turn ends), and returns the agent's answer, whose stop reason is
+// cancelled; an agent that does not end the turn within the router's
+// CancelWait of
+// session/cancel has the request itself cancelled, and Prompt returns an
+// error that wraps ErrCancelIgnored and ctx's error.
 func (s *ActiveSession) Prompt(ctx context.Context, prompt []ContentBlock) (*PromptResponse, error) {
-	return s.conn.Prompt(ctx, NewPromptRequest(s.id, prompt))
+	t := &promptTurn{done: make(chan struct{})}
+	s.turnMu.Lock()
+	s.turn = t
+	s.turnMu.Unlock()
+	defer s.endTurn(t)
+	call, stopCall := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopCall()
+	go func() {
+		t.res, t.err = s.conn.Prompt(call, NewPromptRequest(s.id, prompt))
+		close(t.done)
+	}()
+	select {
+	case <-t.done:
+		return t.res, t.err
+	case <-ctx.Done():
+	}
+	if err := s.cancelTurn(context.WithoutCancel(ctx)); err != nil {
+		stopCall()
+		<-t.done
+		return nil, fmt.Errorf("session/cancel: %w", err)
+	}
+	wait := s.router.CancelWait
+	if wait <= 0 {
+		wait = DefaultCancelWait
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-t.done:
+		return t.res, t.err
+	case <-timer.C:
+	}
+	stopCall() // $/cancel_request: the call returns at once
+	<-t.done
+	return nil, fmt.Errorf("%w within %v of session/cancel: %w", ErrCancelIgnored, wait, ctx.Err())
+}
+
+// DefaultCancelWait is how long an ActiveSession's Prompt waits, once its
+// context has ended and it has sent session/cancel, for the agent to end
+// the turn, when the SessionRouter's CancelWait is zero.
+const DefaultCancelWait = 5 * time.Second
+
+// ErrCancelIgnored is the error, wrapped, of a Prompt whose agent did not
+// end the cancelled turn within the router's CancelWait.
+var ErrCancelIgnored = errors.New("the agent did not end the cancelled turn")
+
+// promptTurn is a prompt turn that Prompt runs.
+type promptTurn struct {
+	done     chan struct{} // closed once the call has returned, with res and err
+	res      *PromptResponse
+	err      error
+	stopLate func() // ends the answering of late permission requests; nil before Cancel
+}
+
+// endTurn forgets turn t, once it has ended, and ends the answering of its
+// late permission requests.
+func (s *ActiveSession) endTurn(t *promptTurn) {
+	s.turnMu.Lock()
+	defer s.turnMu.Unlock()
+	if s.turn == t {
+		s.turn = nil
+	}
+	if t.stopLate != nil {
+		t.stopLate()
+	}
+}
+
+// cancelTurn sends session/cancel and answers the session's permission
+// requests cancelled: at once those the client is serving, and, while a
+// turn that Prompt runs goes on, those that come later.
+func (s *ActiveSession) cancelTurn(ctx context.Context) error {
+	pick := s.cancelledPermission
+	s.turnMu.Lock()
+	if t := s.turn; t != nil && t.stopLate == nil {
+		t.stopLate = s.conn.answerWhile(pick)
+	}
+	s.turnMu.Unlock()
+	if err := s.conn.Cancel(ctx, NewCancelNotification(s.id)); err != nil {
+		return err
+	}
+	s.conn.answerServing(pick)
+	return nil
+}
+
+// cancelledPermission returns the cancelled outcome for a permission
+// request of the session, and nil for any other request.
+func (s *ActiveSession) cancelledPermission(method string, params any) any {
+	if method != MethodRequestPermission {
+		return nil
+	}
+	p, ok := params.(*RequestPermissionRequest)
+	if raw, isRaw := params.(json.RawMessage); isRaw {
+		p, ok = new(RequestPermissionRequest), json.Unmarshal(raw, p) == nil
+	}
+	if !ok || p.SessionID != s.id {
+		return nil
+	}
+	return NewRequestPermissionResponse(NewRequestPermissionOutcomeCancelled())
 }
 
 // SetConfigOption sets a config option with session/set_config_option (for

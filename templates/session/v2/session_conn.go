@@ -149,9 +149,12 @@ func (s *ActiveSession) State() *SessionState { return s.state }
 
 // Next returns the session's next update, waiting until one arrives or ctx
 // ends. Once the session is closed or its connection has ended, it returns
-// the updates received before and then ErrSessionClosed.
+// the updates received before and then ErrSessionClosed, wrapped with why
+// the connection ended when it has (for an agent process, its exit status
+// or signal and its last lines of standard error).
 func (s *ActiveSession) Next(ctx context.Context) (SessionEvent, error) {
-	return s.queue.next(ctx, s.closed, s.conn.Done(), ErrSessionClosed)
+	ev, err := s.queue.next(ctx, s.closed, s.conn.Done(), ErrSessionClosed)
+	return ev, withCause(err, s.conn.Err())
 }
 
 // Prompt sends a prompt to the session with session/prompt.
