@@ -153,6 +153,10 @@ type ActiveSession struct {
 	queue  *sessionQueue
 	once   sync.Once
 	closed chan struct{}
+
+	mu        sync.Mutex
+	prompting int    // prompts sent with Prompt not answered yet
+	refusing  func() // ends what Cancel answers at once; nil when it answers nothing
 }
 
 func (s *ActiveSession) deliver(n *SessionNotification) {
@@ -176,7 +180,31 @@ func (s *ActiveSession) Next(ctx context.Context) (SessionEvent, error) {
 
 // Prompt sends a prompt to the session with session/prompt.
 func (s *ActiveSession) Prompt(ctx context.Context, prompt []ContentBlock) (*PromptResponse, error) {
-	return s.conn.Prompt(ctx, NewPromptRequest(s.id, prompt))
+	s.stopRefusing() // a new turn: the requests that come now are its own
+	s.mu.Lock()
+	s.prompting++
+	s.mu.Unlock()
+	res, err := s.conn.Prompt(ctx, NewPromptRequest(s.id, prompt))
+	s.mu.Lock()
+	s.prompting--
+	ended := s.prompting == 0
+	s.mu.Unlock()
+	if ended {
+		s.stopRefusing()
+	}
+	return res, err
+}
+
+// stopRefusing ends what Cancel answers at once (see
+// ActiveSession.Cancel): the turn has ended, or the session is closed.
+func (s *ActiveSession) stopRefusing() {
+	s.mu.Lock()
+	remove := s.refusing
+	s.refusing = nil
+	s.mu.Unlock()
+	if remove != nil {
+		remove()
+	}
 }
 
 // SetConfigOption sets a config option with session/set_config_option (for
@@ -202,6 +230,7 @@ func (s *ActiveSession) Close() {
 		s.router.stop(s)
 		s.queue.close()
 		close(s.closed)
+		s.stopRefusing()
 	})
 }
 

@@ -108,6 +108,7 @@ type connection struct {
 	err     error                      // why the connection ended, once it has
 	serving map[string]*requestContext // inbound requests by id as received
 	served  any                        // the params of the last initialize answered with a result
+	rules   []*answerRule              // inbound requests answered at once (see addAnswerRule)
 }
 
 // newConnection returns a connection that serves nothing yet: start starts
