@@ -110,6 +110,7 @@ type connection struct {
 	served  any                        // the params of the last initialize answered with a result
 	picks   map[*answerPick]struct{}   // answerWhile's
 	npicks  atomic.Int32               // len(picks), read without c.mu
+	rules   []*answerRule              // inbound requests answered at once (see addAnswerRule)
 }
 
 // newConnection returns a connection that serves nothing yet: start starts

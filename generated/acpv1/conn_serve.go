@@ -53,6 +53,15 @@ func (c *connection) serve(m *lineMessage) bool {
 		}
 		return !ended
 	}
+	if len(c.rules) > 0 && !initialize {
+		if result := c.ruled(m.method, m.params.value); result != nil {
+			c.mu.Unlock()
+			c.slots.release()
+			ctx.markAnswered()
+			c.answer(ctx, key, m.method, false, result, nil, sendQueue)
+			return true
+		}
+	}
 	c.serving[key] = ctx
 	c.handlers.Add(1)
 	// Handed while c.mu is held: end closes c.work once c.err is set.

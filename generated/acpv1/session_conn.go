@@ -280,20 +280,11 @@ func (s *ActiveSession) cancelTurn(ctx context.Context) error {
 	return nil
 }
 
-// cancelledPermission returns the cancelled outcome for a permission
-// request of the session, and nil for any other request.
+// cancelledPermission returns the answer of a cancelled turn to an
+// inbound request of the session: the cancelled outcome of a permission
+// request, the action cancel of an elicitation; nil for any other request.
 func (s *ActiveSession) cancelledPermission(method string, params any) any {
-	if method != MethodRequestPermission {
-		return nil
-	}
-	p, ok := params.(*RequestPermissionRequest)
-	if raw, isRaw := params.(json.RawMessage); isRaw {
-		p, ok = new(RequestPermissionRequest), json.Unmarshal(raw, p) == nil
-	}
-	if !ok || p.SessionID != s.id {
-		return nil
-	}
-	return NewRequestPermissionResponse(NewRequestPermissionOutcomeCancelled())
+	return cancelledAnswer(s.id, method, params)
 }
 
 // SetConfigOption sets a config option with session/set_config_option (for
@@ -366,4 +357,46 @@ func (c *AgentSideConnection) RemovePlan(ctx context.Context, id SessionID, plan
 func (c *AgentSideConnection) planOperations() bool {
 	p := c.ClientInitialize()
 	return p != nil && p.ClientCapabilities != nil && advertisesPlan(p.ClientCapabilities)
+}
+
+// cancelledAnswer returns the answer of a cancelled turn to an inbound
+// request with method and params, for session id: the cancelled outcome
+// of a permission request and the action cancel of an elicitation of the
+// session, nil for any other.
+func cancelledAnswer(id SessionID, method string, params any) any {
+	switch method {
+	case MethodRequestPermission:
+		if sessionOf(params) == id {
+			return NewRequestPermissionResponse(NewRequestPermissionOutcomeCancelled())
+		}
+	case MethodCreateElicitation:
+		if sessionOf(params) == id {
+			r := NewCreateElicitationResponseCancel()
+			return &r
+		}
+	}
+	return nil
+}
+
+// sessionOf returns the sessionId member of params, a request's decoded
+// params or its JSON, or "" when it has none.
+func sessionOf(params any) SessionID {
+	if p, ok := params.(*RequestPermissionRequest); ok {
+		return p.SessionID
+	}
+	raw, ok := params.(json.RawMessage)
+	if !ok {
+		b, err := json.Marshal(params)
+		if err != nil {
+			return ""
+		}
+		raw = b
+	}
+	var scope struct {
+		SessionID SessionID `json:"sessionId"`
+	}
+	if json.Unmarshal(raw, &scope) != nil {
+		return ""
+	}
+	return scope.SessionID
 }

@@ -137,11 +137,35 @@ type ActiveSession struct {
 	queue  *sessionQueue
 	once   sync.Once
 	closed chan struct{}
+
+	mu       sync.Mutex
+	refusing func() // ends what Cancel answers at once; nil when it answers nothing
 }
 
 func (s *ActiveSession) deliver(n *UpdateSessionNotification) {
 	change := s.state.Apply(n.Update)
+	if u, ok := n.Update.Value.(*SessionUpdateStateUpdate); ok && change.State && isIdle(u.StateUpdate) {
+		s.stopRefusing()
+	}
 	s.queue.push(SessionEvent{Notification: n, Change: change})
+}
+
+// stopRefusing ends what Cancel answers at once (see
+// ActiveSession.Cancel): the session is idle, or closed.
+func (s *ActiveSession) stopRefusing() {
+	s.mu.Lock()
+	remove := s.refusing
+	s.refusing = nil
+	s.mu.Unlock()
+	if remove != nil {
+		remove()
+	}
+}
+
+// isIdle reports whether u is the state idle.
+func isIdle(u StateUpdate) bool {
+	_, ok := u.Value.(*StateUpdateIdle)
+	return ok
 }
 
 // ID returns the session's id.
@@ -189,6 +213,7 @@ func (s *ActiveSession) Close() {
 		s.router.stop(s)
 		s.queue.close()
 		close(s.closed)
+		s.stopRefusing()
 	})
 }
 

@@ -165,3 +165,41 @@ func (c *connection) picked(method string, params any) any {
 	}
 	return nil
 }
+
+// answerRule picks, by an inbound request's method and decoded params
+// (json.RawMessage when no type decodes them), the result that answers it
+// at once, or nil for a request it leaves to its handler. It runs on the
+// goroutine that reads, with the connection's lock held: it must be quick
+// and must not call the connection.
+type answerRule func(method string, params any) any
+
+// addAnswerRule makes the connection answer each inbound request that pick
+// picks at once with pick's result, without serving it, from now until
+// remove is called (any number of times).
+func (c *connection) addAnswerRule(pick answerRule) (remove func()) {
+	rule := &pick
+	c.mu.Lock()
+	c.rules = append(c.rules, rule)
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i, r := range c.rules {
+			if r == rule {
+				c.rules = append(c.rules[:i:i], c.rules[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// ruled returns the result of the first rule that picks the inbound
+// request, or nil; c.mu is held.
+func (c *connection) ruled(method string, params any) any {
+	for _, r := range c.rules {
+		if result := (*r)(method, params); result != nil {
+			return result
+		}
+	}
+	return nil
+}

@@ -140,8 +140,8 @@ func TestMemoryStoreList(t *testing.T) {
 // with their positions, under either bound.
 func TestMemoryStoreRing(t *testing.T) {
 	ctx := context.Background()
-	m := MemoryStore{MaxUpdates: 20, MaxBytes: 1 << 20}
-	rec := &SessionRecord{ID: "s"}
+	m := acpv2.MemoryStore{MaxUpdates: 20, MaxBytes: 1 << 20}
+	rec := &acpv2.SessionRecord{ID: "s"}
 	next := 1
 	for batch := 1; next <= 200; batch = batch%7 + 1 {
 		var appended []json.RawMessage
@@ -179,8 +179,8 @@ func TestMemoryStoreRing(t *testing.T) {
 // the updates it started with reads them all, as they were.
 func TestMemoryStoreHistoryWhileSaving(t *testing.T) {
 	ctx := context.Background()
-	m := MemoryStore{MaxUpdates: 8}
-	rec := &SessionRecord{ID: "s"}
+	m := acpv2.MemoryStore{MaxUpdates: 8}
+	rec := &acpv2.SessionRecord{ID: "s"}
 	for i := 1; i <= 8; i++ {
 		if err := m.Save(ctx, rec, json.RawMessage(fmt.Sprint(i))); err != nil {
 			t.Fatal(err)
