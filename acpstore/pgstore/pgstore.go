@@ -35,4 +35,3 @@ func Open(ctx context.Context, dsn string, opts *acpstore.Options) (*acpstore.St
 	}
 	return s, nil
 }
-
