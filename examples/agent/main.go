@@ -15,7 +15,10 @@
 // processes: a client that keeps sessions by id never mixes up two. The
 // sessions and their conversations are kept in memory while the process
 // runs: session/load (v1) and session/resume with replayFrom (v2) replay
-// them, on any connection.
+// them, on any connection. With -store PATH they are kept in a SQLite file
+// (package acpstore/sqlitestore), and with -store postgres://… in Postgres
+// (acpstore/pgstore): they outlive the process, and a turn that a crash
+// interrupted is reported so on the next resume or load.
 package main
 
 import (
@@ -35,14 +38,20 @@ var wire = wirelog.Flags("agent")
 func main() {
 	listen := flag.String("listen", "", "serve at http://`ADDR`/acp over Streamable HTTP and WebSocket instead of on stdin and stdout")
 	flag.Parse()
-	if *listen != "" {
-		if err := listenAndServe(*listen); err != nil {
-			fmt.Fprintln(os.Stderr, "agent:", err)
-			os.Exit(1)
+	store, err := openStore(context.Background())
+	if err == nil {
+		if *listen != "" {
+			err = listenAndServe(*listen)
+		} else {
+			err = serve(os.Stdout, os.Stdin)
 		}
-		return
 	}
-	if err := serve(os.Stdout, os.Stdin); err != nil {
+	if store != nil {
+		if cerr := store.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "agent:", err)
 		os.Exit(1)
 	}
@@ -52,8 +61,8 @@ func main() {
 // a client that reconnects (over the network, -listen) loads or resumes
 // the sessions it created before.
 var (
-	storeV1 = &acpv1.MemoryStore{}
-	storeV2 = &acpv2.MemoryStore{}
+	storeV1 acpv1.SessionStore = &acpv1.MemoryStore{}
+	storeV2 acpv2.SessionStore = &acpv2.MemoryStore{}
 )
 
 // agent is the v1 echo agent. acpv1.TurnRunner runs its prompt turns in

@@ -126,8 +126,11 @@ func (r *TurnRunner) LoadSession(ctx context.Context, p *LoadSessionRequest) (*L
 	if err := r.replay(ctx, s); err != nil {
 		return nil, r.storeError(err)
 	}
+	r.mu.Lock()
+	interrupted := s.turn == nil && len(s.held) == 0
+	r.mu.Unlock()
 	res := NewLoadSessionResponse()
-	res.Modes, res.ConfigOptions, res.Meta = s.current()
+	res.Modes, res.ConfigOptions, res.Meta = s.current(interrupted)
 	return res, nil
 }
 
@@ -139,13 +142,15 @@ func (r *TurnRunner) ResumeSession(ctx context.Context, p *ResumeSessionRequest)
 		return nil, err
 	}
 	res := NewResumeSessionResponse()
-	res.Modes, res.ConfigOptions, _ = s.current()
+	res.Modes, res.ConfigOptions, _ = s.current(false)
 	return res, nil
 }
 
 // current returns the modes and config options of s, and the _meta that
-// says how much of its history the store dropped, if any.
-func (s *turnSession) current() (*SessionModeState, []SessionConfigOption, json.RawMessage) {
+// says how much of its history the store dropped, if any, and, when idle
+// is true (no turn runs in s on this runner) and the store's record says
+// a turn runs, that the turn was interrupted (TurnStateMeta).
+func (s *turnSession) current(idle bool) (*SessionModeState, []SessionConfigOption, json.RawMessage) {
 	s.send.Lock()
 	defer s.send.Unlock()
 	var modes *SessionModeState
@@ -159,12 +164,27 @@ func (s *turnSession) current() (*SessionModeState, []SessionConfigOption, json.
 	if s.rec.ConfigOptions != nil {
 		_ = json.Unmarshal(s.rec.ConfigOptions, &options)
 	}
-	var meta json.RawMessage
+	m := map[string]any{}
 	if s.rec.Dropped > 0 {
-		meta, _ = appendAny(nil, map[string]uint64{HistoryDroppedMeta: s.rec.Dropped})
+		m[HistoryDroppedMeta] = s.rec.Dropped
+	}
+	if idle && s.rec.Turn.State == TurnRunning {
+		m[TurnStateMeta] = map[string]any{"state": "idle", "interrupted": true}
+	}
+	var meta json.RawMessage
+	if len(m) > 0 {
+		meta, _ = appendAny(nil, m)
 	}
 	return modes, options, meta
 }
+
+// TurnStateMeta is the _meta key of the answer to a session/load whose
+// last turn was interrupted: the process that ran it ended before the
+// turn did (a crash, a kill, a deploy), so its prompt was never answered.
+// v1 has no state update; this is the advisory turn state of the durable
+// transport RFD, {"state": "idle", "interrupted": true}. The replay before
+// the answer holds what the turn sent before it was interrupted.
+const TurnStateMeta = "acp/turnState"
 
 // HistoryDroppedMeta is the _meta key with which the answer to a
 // session/load says how many of the session's oldest updates were not
@@ -259,7 +279,7 @@ func (r *TurnRunner) SetSessionMode(ctx context.Context, p *SetSessionModeReques
 	if s == nil {
 		return nil, unknownSession(p.SessionID)
 	}
-	modes, _, _ := s.current()
+	modes, _, _ := s.current(false)
 	known := false
 	for _, m := range modesOf(modes) {
 		known = known || m.ID == p.ModeID
@@ -285,7 +305,7 @@ func (r *TurnRunner) SetSessionConfigOption(ctx context.Context, p *SetSessionCo
 	if s == nil {
 		return nil, unknownSession(p.SessionID)
 	}
-	_, current, _ := s.current()
+	_, current, _ := s.current(false)
 	options, err := r.opts.SetConfigOption(ctx, s.id, current, p)
 	if err != nil {
 		return nil, err

@@ -106,11 +106,14 @@ func (r *TurnRunner) stored(ctx context.Context, id SessionID) (*turnSession, er
 	if err != nil {
 		return nil, r.storeError(err)
 	}
-	if rec.Turn.State == TurnEnded && rec.Turn.StopReason != nil {
+	switch {
+	case rec.Turn.State == TurnEnded && rec.Turn.StopReason != nil:
 		var reason IdleStateUpdate
 		if json.Unmarshal(rec.Turn.StopReason, &reason) == nil {
 			state.Apply(NewSessionUpdateStateUpdate(NewStateUpdateIdle(reason)))
 		}
+	case rec.Turn.State == TurnRunning:
+		state.Apply(NewSessionUpdateStateUpdate(NewStateUpdateIdle(interrupted())))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -122,6 +125,18 @@ func (r *TurnRunner) stored(ctx context.Context, id SessionID) (*turnSession, er
 	r.order = append(r.order, id)
 	delete(r.closed, id)
 	return s, nil
+}
+
+// interrupted is the stop reason of a turn that a store's record says
+// runs while no runner serves its session: the process that ran it ended
+// (a crash, a kill, a deploy) before the turn did. The agent stopped the
+// work, not the user: error, as the spec asks of work the agent stops for
+// its own reasons, with an internal error that says so.
+func interrupted() IdleStateUpdate {
+	reason := NewIdleStateUpdateError()
+	reason.Value.(*IdleStateUpdateError).Error = NewInternalError(map[string]string{
+		"details": "the turn was interrupted: the agent stopped while it ran"})
+	return reason
 }
 
 // replay sends the history of session s from cursor from: the whole of

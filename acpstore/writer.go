@@ -1,0 +1,349 @@
+package acpstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// batch is what Saves queued for one commit.
+type batch struct {
+	sessions map[string]*pending
+	order    []*pending
+	updates  int
+	first    time.Time        // when the first Save queued into it
+	done     chan struct{}    // closed once committed, or failed
+	errs     map[string]error // per session, set before done closes
+	err      error            // the commit's error, set before done closes
+}
+
+// pending is what a batch writes of one session: its record over the
+// revision base, with the updates appended since.
+type pending struct {
+	base    uint64
+	rec     Record
+	updates [][]byte
+	bytes   int
+}
+
+func newBatch() *batch {
+	return &batch{sessions: map[string]*pending{}, done: make(chan struct{}), errs: map[string]error{}}
+}
+
+// Save writes rec, and appends updates to the session's history (the
+// params of session/update notifications as sent), at once: a reader sees
+// both or neither. rec is written only over the revision it was read at
+// (0 for a new session): another writer's revision makes Save, or the next
+// Save of the session, fail with ErrConflict. On success it sets
+// rec.Revision to the new revision. Save queues the write for the writer
+// and returns; it waits for the commit when wait is true or the store's
+// queue is full. It copies what it keeps.
+func (s *Store) Save(ctx context.Context, rec *Record, updates [][]byte, wait bool) error {
+	s.mu.Lock()
+	switch err := s.failed[rec.ID]; {
+	case s.closed:
+		s.mu.Unlock()
+		return ErrClosed
+	case err != nil:
+		delete(s.failed, rec.ID)
+		delete(s.revs, rec.ID)
+		s.mu.Unlock()
+		return err
+	case s.fault != nil:
+		err := s.fault
+		s.mu.Unlock()
+		return fmt.Errorf("acpstore: the store cannot write now: %w", err)
+	}
+	if rev, ok := s.revs[rec.ID]; ok && rev != rec.Revision {
+		s.mu.Unlock()
+		return ErrConflict
+	}
+	b := s.cur
+	p := b.sessions[rec.ID]
+	if p == nil {
+		p = &pending{base: rec.Revision}
+		b.sessions[rec.ID] = p
+		b.order = append(b.order, p)
+	}
+	if len(b.order) == 1 && b.updates == 0 {
+		b.first = time.Now()
+	}
+	for _, u := range updates {
+		p.updates = append(p.updates, append([]byte(nil), u...))
+		p.bytes += len(u)
+	}
+	b.updates += len(updates)
+	rec.Revision++
+	rec.Updates += uint64(len(updates))
+	p.rec = *rec
+	s.revs[rec.ID] = rec.Revision
+	wait = wait || rec.Revision == 1 || b.updates >= s.opts.MaxPending
+	s.mu.Unlock()
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+	if !wait {
+		return nil
+	}
+	select {
+	case <-b.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := b.errs[rec.ID]; err != nil {
+		delete(s.failed, rec.ID)
+		return err
+	}
+	if b.err != nil {
+		return fmt.Errorf("acpstore: the write failed, and is retried: %w", b.err)
+	}
+	return nil
+}
+
+// Flush waits until what Saves queued before it has been committed (or
+// the commit failed: its error).
+func (s *Store) Flush(ctx context.Context) error {
+	s.mu.Lock()
+	b := s.cur
+	if len(b.order) == 0 {
+		b = s.flight
+	}
+	s.mu.Unlock()
+	if b == nil {
+		return nil
+	}
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+	select {
+	case <-b.done:
+		return b.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// writer commits the batches, one after the other, until Close: it owns
+// the commits.
+func (s *Store) writer() {
+	defer close(s.stopped)
+	for {
+		select {
+		case <-s.kick:
+		case <-s.stop:
+			s.final()
+			return
+		}
+		for s.commitNext() {
+			s.mu.Lock()
+			fault := s.fault
+			s.mu.Unlock()
+			if fault != nil {
+				select {
+				case <-time.After(s.opts.RetryInterval):
+				case <-s.stop:
+					s.final()
+					return
+				}
+			}
+		}
+	}
+}
+
+// final commits what is queued at Close, once; what it could not commit
+// is lost, and its Savers are answered with the commit's error.
+func (s *Store) final() {
+	s.commitNext()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b := s.cur; len(b.order) > 0 {
+		b.err = fmt.Errorf("%w before the queued writes were committed: %w", ErrClosed, s.fault)
+		close(b.done)
+		s.cur = newBatch()
+	}
+}
+
+// commitNext commits the batch queued; it reports whether there was one.
+func (s *Store) commitNext() bool {
+	s.mu.Lock()
+	b := s.cur
+	if len(b.order) == 0 {
+		s.mu.Unlock()
+		return false
+	}
+	s.cur, s.flight = newBatch(), b
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	err := s.commit(ctx, b)
+	cancel()
+	s.mu.Lock()
+	defer close(b.done)
+	defer s.mu.Unlock()
+	s.flight = nil
+	if err != nil {
+		b.err = err
+		s.fault = err
+		s.stats.Failures++
+		s.requeue(b)
+		return true
+	}
+	s.fault = nil
+	s.stats.Commits++
+	s.stats.Updates += uint64(b.updates)
+	if lag := time.Since(b.first); lag > s.stats.MaxLag {
+		s.stats.MaxLag = lag
+	}
+	for id, err := range b.errs {
+		s.failed[id] = err
+		delete(s.revs, id)
+	}
+	return true
+}
+
+// requeue queues the sessions of failed batch b again, before what was
+// queued since, for the next commit; s.mu is held.
+func (s *Store) requeue(b *batch) {
+	next := newBatch()
+	next.first = b.first
+	for _, q := range [][]*pending{b.order, s.cur.order} {
+		for _, p := range q {
+			old := next.sessions[p.rec.ID]
+			if old == nil {
+				cp := *p
+				next.sessions[p.rec.ID] = &cp
+				next.order = append(next.order, &cp)
+				continue
+			}
+			old.rec, old.updates, old.bytes = p.rec, append(old.updates, p.updates...), old.bytes+p.bytes
+		}
+	}
+	next.updates = b.updates + s.cur.updates
+	// Savers waiting on the batch queued since wait on next from now on.
+	go func(queued, next *batch) {
+		<-next.done
+		queued.err, queued.errs = next.err, next.errs
+		close(queued.done)
+	}(s.cur, next)
+	s.cur = next
+}
+
+// commit writes batch b in one transaction. A session whose revision is
+// not its base is left out (b.errs); any other failure fails the whole.
+func (s *Store) commit(ctx context.Context, b *batch) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, p := range b.order {
+		ok, err := s.write(ctx, tx, p)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			b.errs[p.rec.ID] = ErrConflict
+		}
+	}
+	return tx.Commit()
+}
+
+// write writes session p in tx; ok is false on a conflict.
+func (s *Store) write(ctx context.Context, tx *sql.Tx, p *pending) (ok bool, err error) {
+	r := &p.rec
+	var title any
+	if r.Title != nil {
+		title = *r.Title
+	}
+	args := []any{r.ID, r.Protocol, r.Cwd, title, r.UpdatedAt, nanos(r.Created), nullBytes(r.ConfigOptions), nullBytes(r.Modes),
+		nullBytes(r.MCPServers), nullBytes(r.Meta), r.TurnState, nullBytes(r.TurnStop), nanos(r.TurnStarted), nanos(r.TurnEnded),
+		len(p.updates), p.bytes, int64(r.Revision)}
+	query := s.q.insert
+	if p.base != 0 {
+		query, args = s.q.update, append(args, int64(p.base))
+	}
+	var updates, dropped, bytes int64
+	err = tx.QueryRowContext(ctx, query, args...).Scan(&updates, &dropped, &bytes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := s.appendHistory(ctx, tx, r.ID, uint64(updates)-uint64(len(p.updates))+1, p.updates); err != nil {
+		return false, err
+	}
+	return true, s.bound(ctx, tx, r.ID, updates, dropped, bytes)
+}
+
+// nullBytes is b, or NULL for nil.
+func nullBytes(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return b
+}
+
+// historyRows is how many updates one INSERT writes at most.
+const historyRows = 100
+
+// appendHistory inserts updates at positions first, first+1, … .
+func (s *Store) appendHistory(ctx context.Context, tx *sql.Tx, id string, first uint64, updates [][]byte) error {
+	for len(updates) > 0 {
+		n := min(len(updates), historyRows)
+		query := make([]byte, 0, 64+n*16)
+		query = append(query, "INSERT INTO acp_history (session_id, seq, body) VALUES "...)
+		args := make([]any, 0, 1+2*n)
+		args = append(args, id)
+		for i, u := range updates[:n] {
+			if i > 0 {
+				query = append(query, ',')
+			}
+			query = fmt.Appendf(query, "($1, $%d, $%d)", 2+2*i, 3+2*i)
+			args = append(args, int64(first)+int64(i), u)
+		}
+		if _, err := tx.ExecContext(ctx, rebind(s.dialect, string(query)), args...); err != nil {
+			return err
+		}
+		updates, first = updates[n:], first+uint64(n)
+	}
+	return nil
+}
+
+// bound drops the oldest updates of session id past the store's bounds.
+func (s *Store) bound(ctx context.Context, tx *sql.Tx, id string, updates, dropped, bytes int64) error {
+	maxUpdates, maxBytes := int64(s.opts.MaxUpdates), int64(s.opts.MaxBytes)
+	if updates-dropped <= maxUpdates && bytes <= maxBytes {
+		return nil
+	}
+	to, freed := max(dropped, updates-maxUpdates), int64(0)
+	rows, err := tx.QueryContext(ctx, s.q.sizes, id, dropped)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var seq, size int64
+		if err := rows.Scan(&seq, &size); err != nil {
+			rows.Close()
+			return err
+		}
+		if seq > to && bytes-freed <= maxBytes {
+			break
+		}
+		to, freed = max(to, seq), freed+size
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.q.trim, id, to); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.q.bounds, id, to, freed)
+	return err
+}
