@@ -155,12 +155,16 @@ func (u *UI) index(w http.ResponseWriter, r *http.Request) {
 
 // Summary is the head of the page: what is inspected and the counts.
 type Summary struct {
-	About    string     `json:"about"`
-	Decoding string     `json:"decoding"` // the schema of this build: stable or unstable
-	Messages int        `json:"messages"`
-	Findings int        `json:"findings"`
-	Console  int        `json:"console"`
-	Conns    []ConnInfo `json:"conns"`
+	About    string `json:"about"`
+	Decoding string `json:"decoding"` // the schema of this build: stable or unstable
+	Messages int    `json:"messages"`
+	Findings int    `json:"findings"`
+	Console  int    `json:"console"`
+	// Dropped counts the lines that passed without being recorded, the
+	// recorder having fallen too far behind (DroppedBytes their bytes).
+	Dropped      int        `json:"dropped,omitempty"`
+	DroppedBytes int        `json:"droppedBytes,omitempty"`
+	Conns        []ConnInfo `json:"conns"`
 }
 
 func (u *UI) summary(w http.ResponseWriter, r *http.Request) {
@@ -170,7 +174,7 @@ func (u *UI) summary(w http.ResponseWriter, r *http.Request) {
 func (u *UI) makeSummary() Summary {
 	in := u.in
 	in.mu.RLock()
-	s := Summary{About: u.about, Decoding: Decoding, Messages: in.entries.len(), Findings: len(in.findings), Console: len(in.console)}
+	s := Summary{About: u.about, Decoding: Decoding, Messages: in.entries.len(), Findings: len(in.findings), Console: len(in.console), Dropped: in.dropped, DroppedBytes: in.droppedBytes}
 	in.mu.RUnlock()
 	s.Conns = in.Conns()
 	return s

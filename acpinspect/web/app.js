@@ -227,6 +227,9 @@ function summary(s) {
   document.getElementById("count-messages").textContent = s.messages;
   document.getElementById("count-findings").textContent = s.findings;
   document.getElementById("count-console").textContent = s.console;
+  const dropped = document.getElementById("dropped");
+  dropped.hidden = !s.dropped;
+  dropped.textContent = s.dropped ? `${s.dropped} not recorded` : "";
   document.getElementById("conns").replaceChildren(...s.conns.map(c => h("span", { class: "conn" },
     `conn ${c.id} · v${c.version}` + (c.client ? ` · ${c.client}` : "") + (c.agent ? ` ⇄ ${c.agent}` : ""))));
 }
