@@ -33,16 +33,25 @@ CREATE TABLE frames (
 // flushEvery is how often a Capture writes the frames it was handed.
 const flushEvery = 100 * time.Millisecond
 
+// flushSize is the number of frames pending that makes a Capture write
+// them at once; Record waits while twice as many are pending, so that a
+// file slower than the traffic slows the recorder (which a tap's queue
+// bounds) rather than filling memory.
+const flushSize = 8192
+
 // A Capture records frames in an SQLite file that OpenCapture reads back.
-// Frames are written in batches, at most flushEvery after they were
-// handed over, and all of them by Close.
+// Frames are written in batches, each in one transaction, at most
+// flushEvery after they were handed over, and all of them by Close.
 type Capture struct {
 	db      *sql.DB
 	path    string
 	mu      sync.Mutex
+	room    *sync.Cond // signalled when pending is written
 	pending []Frame
 	err     error // the first write error
 	seq     int64
+	dropped int // lines that passed unrecorded
+	kick    chan struct{}
 	stop    chan struct{}
 	done    chan struct{}
 	once    sync.Once
@@ -75,15 +84,45 @@ PRAGMA synchronous = NORMAL;`
 		os.Remove(path)
 		return nil, fmt.Errorf("acpinspect: capture %s: %w", path, err)
 	}
-	c := &Capture{db: db, path: path, stop: make(chan struct{}), done: make(chan struct{})}
+	c := &Capture{db: db, path: path, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	c.room = sync.NewCond(&c.mu)
 	go c.loop()
 	return c, nil
 }
 
-// Record queues f for the file.
+// Record queues f for the file. It waits while 2*flushSize frames are
+// pending.
 func (c *Capture) Record(f Frame) {
 	c.mu.Lock()
+	for len(c.pending) >= 2*flushSize && !c.closing() {
+		c.room.Wait()
+	}
 	c.pending = append(c.pending, f)
+	n := len(c.pending)
+	c.mu.Unlock()
+	if n == flushSize {
+		select {
+		case c.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// closing reports whether Close has begun (its flush writes everything).
+func (c *Capture) closing() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Gap counts lines that passed unrecorded; Close keeps their number in the
+// file, as "dropped".
+func (c *Capture) Gap(conn int64, from Sender, lines, bytes int) {
+	c.mu.Lock()
+	c.dropped += lines
 	c.mu.Unlock()
 }
 
@@ -95,6 +134,8 @@ func (c *Capture) loop() {
 	for {
 		select {
 		case <-t.C:
+			c.flush()
+		case <-c.kick:
 			c.flush()
 		case <-c.stop:
 			c.flush()
@@ -108,6 +149,7 @@ func (c *Capture) flush() {
 	c.mu.Lock()
 	frames := c.pending
 	c.pending = nil
+	c.room.Broadcast()
 	c.mu.Unlock()
 	if len(frames) == 0 {
 		return
@@ -148,7 +190,17 @@ func (c *Capture) Close() error {
 	c.once.Do(func() {
 		close(c.stop)
 		<-c.done
-		_, err := c.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;`)
+		c.mu.Lock()
+		c.room.Broadcast()
+		dropped := c.dropped
+		c.mu.Unlock()
+		var err error
+		if dropped > 0 {
+			_, err = c.db.Exec(`INSERT INTO capture (key, value) VALUES ('dropped', ?)`, fmt.Sprint(dropped))
+		}
+		if _, perr := c.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;`); err == nil {
+			err = perr
+		}
 		if cerr := c.db.Close(); err == nil {
 			err = cerr
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,5 +113,45 @@ func TestWireLog(t *testing.T) {
 	}
 	if err := ReadWireLog(strings.NewReader("{\"dir\":\"sideways\",\"msg\":{}}\n"), in); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("a bad record: %v", err)
+	}
+}
+
+// TestCaptureGapAndBatches: a capture handed more frames than a batch
+// writes them all, in order, and keeps the number of lines that passed
+// unrecorded.
+func TestCaptureGapAndBatches(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.acpcap")
+	c, err := CreateCapture(path, "gap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3*flushSize + 5
+	for i := range n {
+		c.Record(Frame{Conn: 1, Time: time.Unix(0, int64(i)), From: FromAgent, Data: []byte(fmt.Sprintf(`{"n":%d}`, i))})
+	}
+	c.Gap(1, FromAgent, 7, 700)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := &frames{}
+	if _, err := ReadCapture(context.Background(), path, got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.fs) != n {
+		t.Fatalf("%d frames read back, want %d", len(got.fs), n)
+	}
+	for i, f := range got.fs {
+		if string(f.Data) != fmt.Sprintf(`{"n":%d}`, i) {
+			t.Fatalf("frame %d is %s", i, f.Data)
+		}
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var dropped string
+	if err := db.QueryRow(`SELECT value FROM capture WHERE key = 'dropped'`).Scan(&dropped); err != nil || dropped != "7" {
+		t.Fatalf("dropped = %q, %v; want 7", dropped, err)
 	}
 }

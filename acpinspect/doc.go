@@ -14,6 +14,16 @@
 // message list, the sessions (built with the generated SessionState), the
 // per-method latencies and the findings; NewUI serves it.
 //
+// The traffic never waits for the recorder. Each read is passed on at once
+// and queued for the recorder's goroutine, which takes what is queued once
+// the traffic has been quiet for a millisecond (or half the queue's bound
+// is reached), so that a burst passes at the speed of the pipes and is
+// decoded after it. The bytes queued are bounded (TapOptions.MaxPending,
+// DefaultMaxPending): when a recorder falls that far behind, what passes
+// is not queued until it has caught up, and a GapRecorder (the Inspector,
+// a Capture) is told how many lines and bytes it missed; the page shows
+// their number.
+//
 // Built with the umbrella tag unstable (go build -tags unstable), the
 // generated packages decode every unstable feature; without it the
 // messages of unstable features are shown as unknown variants and members

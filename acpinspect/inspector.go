@@ -62,6 +62,8 @@ type Inspector struct {
 	console  []ConsoleLine
 	stats    map[string]*methodStats
 	changed  chan struct{} // closed at the next change
+	// dropped and droppedBytes count what passed unrecorded.
+	dropped, droppedBytes int
 }
 
 // NewInspector returns an empty Inspector.
@@ -90,6 +92,25 @@ func (in *Inspector) Record(f Frame) {
 	}
 	close(in.changed)
 	in.changed = make(chan struct{})
+}
+
+// Gap counts lines that passed without being recorded: the page shows
+// their number.
+func (in *Inspector) Gap(conn int64, from Sender, lines, bytes int) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.dropped += lines
+	in.droppedBytes += bytes
+	close(in.changed)
+	in.changed = make(chan struct{})
+}
+
+// Dropped returns the number of lines, and their bytes, that passed
+// without being recorded.
+func (in *Inspector) Dropped() (lines, bytes int) {
+	in.mu.RLock()
+	defer in.mu.RUnlock()
+	return in.dropped, in.droppedBytes
 }
 
 // Changed returns a channel closed at the next change.

@@ -16,8 +16,12 @@ type ProxyOptions struct {
 	// Target is the remote agent's endpoint: http:// or https:// for
 	// Streamable HTTP, ws:// or wss:// for WebSocket.
 	Target string
-	// Recorder receives every message of every connection, in order.
+	// Recorder receives every message of every connection, in order, in
+	// a goroutine of its own.
 	Recorder Recorder
+	// MaxPending bounds the bytes passed on but not yet recorded, as
+	// TapOptions.MaxPending does.
+	MaxPending int
 	// Dial tunes the connections to the target (headers, such as a
 	// credential the agent asks for).
 	Dial *acphttp.ClientOptions
@@ -50,7 +54,7 @@ func NewProxy(opts ProxyOptions) (*Proxy, error) {
 		!strings.HasPrefix(t, "ws://") && !strings.HasPrefix(t, "wss://") {
 		return nil, fmt.Errorf("acpinspect: the target %q is not an http, https, ws or wss URL", t)
 	}
-	p := &Proxy{target: t, dial: opts.Dial, q: newQueue(), pumped: make(chan struct{})}
+	p := &Proxy{target: t, dial: opts.Dial, q: newQueue(opts.MaxPending), pumped: make(chan struct{})}
 	var rec Recorder = discard{}
 	if opts.Recorder != nil {
 		rec = opts.Recorder
@@ -77,13 +81,13 @@ func (p *Proxy) connect(r *http.Request, out io.Writer, in io.Reader) (acphttp.C
 	p.wg.Add(2)
 	go func() {
 		defer p.wg.Done()
-		pass(t, in, &lineSplitter{conn: id, from: FromClient, rec: p.q})
+		pass(t, in, p.q, streamKey{id, FromClient})
 		t.Close()
 	}()
 	go func() {
 		defer p.wg.Done()
 		defer close(c.done)
-		pass(out, t, &lineSplitter{conn: id, from: FromAgent, rec: p.q})
+		pass(out, t, p.q, streamKey{id, FromAgent})
 		t.Close()
 	}()
 	return c, nil

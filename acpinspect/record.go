@@ -1,8 +1,6 @@
 package acpinspect
 
 import (
-	"bytes"
-	"sync"
 	"time"
 )
 
@@ -68,6 +66,19 @@ type Recorder interface {
 	Record(f Frame)
 }
 
+// A GapRecorder is a Recorder that is told of the lines it was not handed:
+// a tap or a proxy passes every byte on, but when its recorder falls so far
+// behind that the bytes waiting for it reach their bound, it stops keeping
+// them for the recorder until the recorder has caught up, and says what was
+// left out.
+type GapRecorder interface {
+	Recorder
+	// Gap says that about lines lines (bytes bytes) that from wrote on
+	// connection conn passed without being recorded, before the frame
+	// recorded next.
+	Gap(conn int64, from Sender, lines, bytes int)
+}
+
 // Recorders hands each frame to every recorder in turn.
 type Recorders []Recorder
 
@@ -78,117 +89,11 @@ func (rs Recorders) Record(f Frame) {
 	}
 }
 
-// lineSplitter cuts a byte stream into lines and hands them to a queue as
-// frames, the lines of one write at once. It copies what it keeps, once a
-// write, so the caller may reuse its buffer.
-type lineSplitter struct {
-	conn    int64
-	from    Sender
-	rec     *queue
-	partial []byte
-	batch   []Frame
-}
-
-// write records every complete line in p, and keeps the rest for later.
-func (l *lineSplitter) write(p []byte) {
-	now := time.Now()
-	i := bytes.LastIndexByte(p, '\n')
-	if i < 0 {
-		l.partial = append(l.partial, p...)
-		return
-	}
-	whole := p[:i+1]
-	var b []byte
-	if len(l.partial) > 0 {
-		b = append(l.partial, whole...)
-		l.partial = nil
-	} else {
-		b = bytes.Clone(whole)
-	}
-	l.batch = l.batch[:0]
-	for len(b) > 0 {
-		j := bytes.IndexByte(b, '\n')
-		line := b[:j:j] // the next line's bytes stay out of reach
-		l.batch = append(l.batch, Frame{Conn: l.conn, Time: now, From: l.from, Data: bytes.TrimSuffix(line, []byte{'\r'})})
-		b = b[j+1:]
-	}
-	l.rec.add(l.batch)
-	if rest := p[i+1:]; len(rest) > 0 {
-		l.partial = append([]byte(nil), rest...)
-	}
-}
-
-// flush records a last line that had no newline.
-func (l *lineSplitter) flush() {
-	if len(l.partial) > 0 {
-		l.rec.add([]Frame{{Conn: l.conn, Time: time.Now(), From: l.from, Data: l.partial}})
-		l.partial = nil
-	}
-}
-
-// queue is an unbounded FIFO of frames between the goroutines that pass
-// traffic, which must never wait for a slow recorder, and the one that
-// records.
-type queue struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	frames []Frame
-	closed bool
-}
-
-func newQueue() *queue {
-	q := &queue{}
-	q.cond = sync.NewCond(&q.mu)
-	return q
-}
-
-// add adds frames to the queue.
-func (q *queue) add(frames []Frame) {
-	q.mu.Lock()
-	if !q.closed {
-		q.frames = append(q.frames, frames...)
-	}
-	q.mu.Unlock()
-	q.cond.Signal()
-}
-
-// close makes take return false once the queue is empty.
-func (q *queue) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.mu.Unlock()
-	q.cond.Broadcast()
-}
-
-// take waits for frames and returns all of them, or false once the queue
-// is closed and empty.
-func (q *queue) take(buf []Frame) ([]Frame, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for len(q.frames) == 0 && !q.closed {
-		q.cond.Wait()
-	}
-	if len(q.frames) == 0 {
-		return buf, false
-	}
-	buf = append(buf[:0], q.frames...)
-	clear(q.frames)
-	q.frames = q.frames[:0]
-	return buf, true
-}
-
-// pump hands the frames of q to rec, in order, until q is closed and
-// drained; done is closed then.
-func pump(q *queue, rec Recorder, done chan<- struct{}) {
-	defer close(done)
-	var buf []Frame
-	for {
-		var ok bool
-		if buf, ok = q.take(buf); !ok {
-			return
-		}
-		for _, f := range buf {
-			rec.Record(f)
+// Gap tells each recorder that is a GapRecorder of a gap.
+func (rs Recorders) Gap(conn int64, from Sender, lines, bytes int) {
+	for _, r := range rs {
+		if g, ok := r.(GapRecorder); ok {
+			g.Gap(conn, from, lines, bytes)
 		}
 	}
 }

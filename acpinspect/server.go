@@ -33,6 +33,10 @@ type UIOptions struct {
 	About string
 	// Token is the secret of the page's URL; a random one when empty.
 	Token string
+	// ShowSecrets shows the values of the environment variables and
+	// HTTP headers of the MCP servers a client hands an agent, which the
+	// page masks otherwise. The export and captures always keep them.
+	ShowSecrets bool
 }
 
 // A UI is the web page of an Inspector: an http.Handler that serves it to
@@ -47,6 +51,7 @@ type UI struct {
 	about string
 	token string
 	port  string // the port Host must name; any when empty
+	show  bool   // secrets shown
 	done  chan struct{}
 	once  sync.Once
 	mux   *http.ServeMux
@@ -54,7 +59,7 @@ type UI struct {
 
 // NewUI returns the UI of in.
 func NewUI(in *Inspector, opts UIOptions) *UI {
-	u := &UI{in: in, about: opts.About, token: opts.Token, done: make(chan struct{}), mux: http.NewServeMux()}
+	u := &UI{in: in, about: opts.About, token: opts.Token, show: opts.ShowSecrets, done: make(chan struct{}), mux: http.NewServeMux()}
 	if u.token == "" {
 		var b [16]byte
 		rand.Read(b[:])
@@ -155,12 +160,16 @@ func (u *UI) index(w http.ResponseWriter, r *http.Request) {
 
 // Summary is the head of the page: what is inspected and the counts.
 type Summary struct {
-	About    string     `json:"about"`
-	Decoding string     `json:"decoding"` // the schema of this build: stable or unstable
-	Messages int        `json:"messages"`
-	Findings int        `json:"findings"`
-	Console  int        `json:"console"`
-	Conns    []ConnInfo `json:"conns"`
+	About    string `json:"about"`
+	Decoding string `json:"decoding"` // the schema of this build: stable or unstable
+	Messages int    `json:"messages"`
+	Findings int    `json:"findings"`
+	Console  int    `json:"console"`
+	// Dropped counts the lines that passed without being recorded, the
+	// recorder having fallen too far behind (DroppedBytes their bytes).
+	Dropped      int        `json:"dropped,omitempty"`
+	DroppedBytes int        `json:"droppedBytes,omitempty"`
+	Conns        []ConnInfo `json:"conns"`
 }
 
 func (u *UI) summary(w http.ResponseWriter, r *http.Request) {
@@ -170,7 +179,7 @@ func (u *UI) summary(w http.ResponseWriter, r *http.Request) {
 func (u *UI) makeSummary() Summary {
 	in := u.in
 	in.mu.RLock()
-	s := Summary{About: u.about, Decoding: Decoding, Messages: in.entries.len(), Findings: len(in.findings), Console: len(in.console)}
+	s := Summary{About: u.about, Decoding: Decoding, Messages: in.entries.len(), Findings: len(in.findings), Console: len(in.console), Dropped: in.dropped, DroppedBytes: in.droppedBytes}
 	in.mu.RUnlock()
 	s.Conns = in.Conns()
 	return s
@@ -251,6 +260,8 @@ type Detail struct {
 	Entry    Entry     `json:"entry"`
 	Text     string    `json:"text"` // the message, indented when it is JSON
 	Findings []Finding `json:"findings"`
+	// Masked says that secrets in Text were masked (UIOptions.ShowSecrets).
+	Masked bool `json:"masked,omitempty"`
 }
 
 func (u *UI) message(w http.ResponseWriter, r *http.Request) {
@@ -261,7 +272,11 @@ func (u *UI) message(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := Detail{Entry: e, Text: string(f.Data), Findings: []Finding{}}
-
+	if !u.show {
+		if m, ok := maskSecrets(f.Data); ok {
+			f.Data, d.Text, d.Masked = m, string(m), true
+		}
+	}
 	if json.Valid(f.Data) {
 		buf := new(bytes.Buffer)
 		if json.Indent(buf, f.Data, "", "  ") == nil {

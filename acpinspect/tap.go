@@ -21,8 +21,14 @@ type TapOptions struct {
 	// (os.Stderr when nil).
 	Stderr io.Writer
 	// Recorder receives every line of the three streams, in the order
-	// they passed. Nil records nothing.
+	// they passed, in a goroutine of its own: the traffic never waits for
+	// it. Nil records nothing.
 	Recorder Recorder
+	// MaxPending bounds the bytes passed on but not yet recorded
+	// (DefaultMaxPending when zero). While they are at the bound, what
+	// passes is not recorded, and a GapRecorder is told how much was
+	// left out.
+	MaxPending int
 	// Conn is the connection number of the frames; 1 when zero.
 	Conn int64
 	// Exec tunes the supervision of the agent (its grace periods).
@@ -61,7 +67,7 @@ func Tap(ctx context.Context, cmd *exec.Cmd, opts TapOptions) error {
 	if conn == 0 {
 		conn = 1
 	}
-	q := newQueue()
+	q := newQueue(opts.MaxPending)
 	pumped := make(chan struct{})
 	var rec Recorder = discard{}
 	if opts.Recorder != nil {
@@ -71,7 +77,7 @@ func Tap(ctx context.Context, cmd *exec.Cmd, opts TapOptions) error {
 	defer func() { q.close(); <-pumped }()
 
 	eo := opts.Exec
-	eo.Stderr = &stderrTee{w: stderr, s: lineSplitter{conn: conn, from: FromStderr, rec: q}}
+	eo.Stderr = &stderrTee{w: stderr, q: q, key: streamKey{conn, FromStderr}}
 	eo.Logger = nil
 	p, err := acpexec.Start(ctx, cmd, &eo)
 	if err != nil {
@@ -84,11 +90,10 @@ func Tap(ctx context.Context, cmd *exec.Cmd, opts TapOptions) error {
 	defer stop()
 
 	go func() {
-		pass(p, stdin, &lineSplitter{conn: conn, from: FromClient, rec: q})
+		pass(p, stdin, q, streamKey{conn, FromClient})
 		p.CloseWrite()
 	}()
-	out := &lineSplitter{conn: conn, from: FromAgent, rec: q}
-	pass(stdout, p, out)
+	pass(stdout, p, q, streamKey{conn, FromAgent})
 	select {
 	case <-p.Exited():
 	case <-ctx.Done():
@@ -98,37 +103,17 @@ func Tap(ctx context.Context, cmd *exec.Cmd, opts TapOptions) error {
 	return p.Close()
 }
 
-// pass copies r to w until r ends or w fails. Each read is queued for the
-// recorder before it is written on, so that an answer is never recorded
-// before its question; queueing is an append, and never waits for the
-// recorder.
-func pass(w io.Writer, r io.Reader, rec *lineSplitter) {
-	buf := make([]byte, copyBuffer)
-	defer rec.flush()
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			rec.write(buf[:n])
-			if _, werr := w.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
 // stderrTee writes the agent's standard error on and records its lines.
 type stderrTee struct {
-	w io.Writer
-	s lineSplitter
+	w   io.Writer
+	q   *queue
+	key streamKey
 }
 
 // Write never fails: standard error that cannot be written on must not
 // stop the agent.
 func (t *stderrTee) Write(p []byte) (int, error) {
-	t.s.write(p)
+	t.q.record(t.key, p)
 	t.w.Write(p)
 	return len(p), nil
 }

@@ -3,15 +3,18 @@ package bench
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -45,15 +48,20 @@ var inspectBin = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-// startPipe starts cat, directly or behind the tap.
-func startPipe(b *testing.B, tap bool) *acpexec.Process {
+// startPipe starts cat, directly or behind the tap; the tap's page
+// address goes to urlFile, when set.
+func startPipe(b *testing.B, tap bool, urlFile string) *acpexec.Process {
 	cmd := exec.Command("cat")
 	if tap {
 		bin, err := inspectBin()
 		if err != nil {
 			b.Fatal(err)
 		}
-		cmd = exec.Command(bin, "-ui", "", "--", "cat")
+		ui := []string{"-ui", ""}
+		if urlFile != "" {
+			ui = []string{"-ui", "127.0.0.1:0", "-url-file", urlFile}
+		}
+		cmd = exec.Command(bin, append(ui, "--", "cat")...)
 	}
 	p, err := acpexec.Start(context.Background(), cmd, &acpexec.Options{Stderr: io.Discard})
 	if err != nil {
@@ -72,73 +80,186 @@ var tapLines = sync.OnceValue(func() [][]byte {
 	return lines
 })
 
-// BenchmarkTapRoundTrip: one message to the agent and back at a time: the
-// p50 and p99 of a round trip, the tap's added latency being the
-// difference between tap and direct.
-func BenchmarkTapRoundTrip(b *testing.B) {
-	for _, mode := range []string{"direct", "tap"} {
-		b.Run(mode, func(b *testing.B) {
-			p := startPipe(b, mode == "tap")
-			r := bufio.NewReaderSize(p, 1<<20)
-			lines := tapLines()
-			lat := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				line := lines[i%len(lines)]
-				start := time.Now()
-				if _, err := p.Write(line); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := r.ReadSlice('\n'); err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(start))
-			}
-			b.StopTimer()
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
-			b.ReportMetric(float64(lat[(len(lat)*99)/100].Microseconds()), "p99-µs")
-		})
-	}
+// pipe is a client of cat, direct or through the tap.
+type pipe struct {
+	p *acpexec.Process
+	r *bufio.Reader
 }
 
-// BenchmarkTapThroughput: messages streamed to the agent and back, the
-// writer never waiting for the reader.
+func newPipe(b *testing.B, tap bool, urlFile string) *pipe {
+	p := startPipe(b, tap, urlFile)
+	return &pipe{p: p, r: bufio.NewReaderSize(p, 1<<20)}
+}
+
+// roundTrip writes line and reads it back.
+func (p *pipe) roundTrip(b *testing.B, line []byte) time.Duration {
+	start := time.Now()
+	if _, err := p.p.Write(line); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := p.r.ReadSlice('\n'); err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(start)
+}
+
+// stream writes n lines from lines[first:], the writer never waiting for
+// the reader, and reads them back.
+func (p *pipe) stream(b *testing.B, lines [][]byte, first, n int) time.Duration {
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() {
+		w := bufio.NewWriterSize(p.p, 64<<10)
+		for i := range n {
+			if _, err := w.Write(lines[(first+i)%len(lines)]); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- w.Flush()
+	}()
+	for range n {
+		if _, err := p.r.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(start)
+}
+
+func quantile(d []time.Duration, q float64) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[int(float64(len(s)-1)*q)]
+}
+
+// BenchmarkTapRoundTrip: one message to the agent and back at a time,
+// alternately on a direct pipe and through the tap, b.N round trips each:
+// the p50 and p99 of each, and the tap's added latency (the difference of
+// the two, for a message there and back: two passes through the tap).
+func BenchmarkTapRoundTrip(b *testing.B) {
+	direct, tap := newPipe(b, false, ""), newPipe(b, true, "")
+	lines := tapLines()
+	dl := make([]time.Duration, 0, b.N)
+	tl := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		line := lines[i%len(lines)]
+		dl = append(dl, direct.roundTrip(b, line))
+		tl = append(tl, tap.roundTrip(b, line))
+	}
+	b.StopTimer()
+	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+	b.ReportMetric(us(quantile(dl, .5)), "direct-p50-µs")
+	b.ReportMetric(us(quantile(dl, .99)), "direct-p99-µs")
+	b.ReportMetric(us(quantile(tl, .5)), "tap-p50-µs")
+	b.ReportMetric(us(quantile(tl, .99)), "tap-p99-µs")
+	b.ReportMetric(us(quantile(tl, .5)-quantile(dl, .5)), "added-p50-µs")
+	b.ReportMetric(us(quantile(tl, .99)-quantile(dl, .99)), "added-p99-µs")
+}
+
+// BenchmarkTapThroughput: messages of the workload streamed to the agent
+// and back, the writer never waiting for the reader, b.N messages on a
+// direct pipe and b.N through the tap, in alternating bursts of 5,000 (a
+// busy turn's worth), so that both see the same load of the machine.
+//
+// burst: between bursts, outside the timing, the tap's recorder catches
+// up (what a turn followed by a person's pause gives it); flood: the
+// bursts follow each other at once, the recorder working while the
+// traffic flows. Each reports the share of the messages recorded; the
+// rest was dropped, and counted, when the recorder fell behind by more
+// than its bound.
 func BenchmarkTapThroughput(b *testing.B) {
-	for _, mode := range []string{"direct", "tap"} {
+	for _, mode := range []string{"burst", "flood"} {
 		b.Run(mode, func(b *testing.B) {
-			p := startPipe(b, mode == "tap")
-			r := bufio.NewReaderSize(p, 1<<20)
+			urlFile := filepath.Join(b.TempDir(), "url")
+			direct, tap := newPipe(b, false, ""), newPipe(b, true, urlFile)
+			page := tapPage(b, urlFile)
 			lines := tapLines()
 			size := 0
 			for _, l := range lines {
 				size += len(l)
 			}
 			b.SetBytes(int64(size / len(lines)))
+			const burst = 5000
+			var dt, tt time.Duration
 			b.ResetTimer()
-			done := make(chan error, 1)
-			go func() {
-				w := bufio.NewWriterSize(p, 64<<10)
-				for i := 0; i < b.N; i++ {
-					if _, err := w.Write(lines[i%len(lines)]); err != nil {
-						done <- err
-						return
-					}
+			for done := 0; done < b.N; done += burst {
+				n := min(burst, b.N-done)
+				dt += direct.stream(b, lines, done, n)
+				tt += tap.stream(b, lines, done, n)
+				if mode == "burst" {
+					b.StopTimer()
+					page.wait(b, 2*(done+n), time.Millisecond)
+					b.StartTimer()
 				}
-				done <- w.Flush()
-			}()
-			for i := 0; i < b.N; i++ {
-				if _, err := r.ReadSlice('\n'); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := <-done; err != nil {
-				b.Fatal(err)
 			}
 			b.StopTimer()
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+			b.ReportMetric(float64(b.N)/dt.Seconds(), "direct-msgs/s")
+			b.ReportMetric(float64(b.N)/tt.Seconds(), "tap-msgs/s")
+			b.ReportMetric(100*dt.Seconds()/tt.Seconds(), "tap/direct-%")
+			s := page.wait(b, 2*b.N, 100*time.Millisecond)
+			b.ReportMetric(100*float64(s.Messages)/float64(2*b.N), "recorded-%")
+			b.ReportMetric(float64(s.Dropped), "dropped")
 		})
 	}
+}
+
+// tapPageURL is the page of a tap, read from its -url-file.
+type tapPageURL struct{ host, token string }
+
+func tapPage(b *testing.B, urlFile string) tapPageURL {
+	var raw []byte
+	var err error
+	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(10 * time.Millisecond) {
+		if raw, err = os.ReadFile(urlFile); err == nil && len(raw) > 0 && raw[len(raw)-1] == '\n' {
+			break
+		}
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	u, err := url.Parse(strings.TrimSpace(string(raw)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tapPageURL{u.Host, u.Query().Get("token")}
+}
+
+type tapSummary struct{ Messages, Dropped int }
+
+// wait asks the page, every poll, for its summary until want messages are
+// recorded or dropped, or the count stands still for 2 s (a minute at
+// most), and returns the last summary.
+func (p tapPageURL) wait(b *testing.B, want int, poll time.Duration) tapSummary {
+	var s tapSummary
+	deadline := time.Now().Add(time.Minute)
+	last, since := -1, time.Now()
+	for time.Now().Before(deadline) {
+		req, _ := http.NewRequest("GET", "http://"+p.host+"/api/summary", nil)
+		req.AddCookie(&http.Cookie{Name: "acpinspect_token", Value: p.token})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(&s)
+		resp.Body.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s.Messages+s.Dropped >= want {
+			break
+		}
+		if s.Messages != last {
+			last, since = s.Messages, time.Now()
+		} else if time.Since(since) > 2*time.Second {
+			break
+		}
+		time.Sleep(poll)
+	}
+	return s
 }
 
 // updates are the lines of the workload's session updates.

@@ -147,6 +147,7 @@ async function showMessage(seq, switchTab) {
   if (e.unknown && e.unknown.length) parts.push(h("h3", {}, "Unknown to the schema"), h("ul", {}, e.unknown.map(u => h("li", {}, u))));
   if (d.findings.length) parts.push(h("h3", {}, "Findings"), h("ul", {}, d.findings.map(f =>
     h("li", {}, h("b", {}, `${f.tier} ${f.rule}: `), f.detail))));
+  if (d.masked) parts.push(h("p", { class: "hint" }, "The values of environment variables and HTTP headers are masked (acpinspect -show-secrets shows them; the export keeps them)."));
   parts.push(h("pre", {}, d.text));
   document.getElementById("detail").replaceChildren(...parts);
 }
@@ -227,6 +228,9 @@ function summary(s) {
   document.getElementById("count-messages").textContent = s.messages;
   document.getElementById("count-findings").textContent = s.findings;
   document.getElementById("count-console").textContent = s.console;
+  const dropped = document.getElementById("dropped");
+  dropped.hidden = !s.dropped;
+  dropped.textContent = s.dropped ? `${s.dropped} not recorded` : "";
   document.getElementById("conns").replaceChildren(...s.conns.map(c => h("span", { class: "conn" },
     `conn ${c.id} · v${c.version}` + (c.client ? ` · ${c.client}` : "") + (c.agent ? ` ⇄ ${c.agent}` : ""))));
 }

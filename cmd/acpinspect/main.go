@@ -37,6 +37,7 @@ type config struct {
 	hold    bool
 	target  string
 	listen  string
+	secrets bool
 }
 
 func main() {
@@ -51,6 +52,7 @@ func run(args []string, stderr io.Writer) int {
 	fl.StringVar(&c.ui, "ui", "127.0.0.1:0", "serve the page at the loopback `ADDR` (\"\" for none)")
 	fl.StringVar(&c.urlFile, "url-file", "", "write the page's URL, token included, to `FILE` once it is served")
 	fl.BoolVar(&c.hold, "hold", false, "keep the page up after the agent or the proxy has ended, until interrupted")
+	fl.BoolVar(&c.secrets, "show-secrets", false, "show the values of the MCP servers' environment variables and HTTP headers, which the page masks")
 	fl.StringVar(&c.target, "target", "", "proxy: the remote agent's `URL` (http:// for Streamable HTTP, ws:// for WebSocket)")
 	fl.StringVar(&c.listen, "listen", "", "proxy: serve clients at http://`ADDR`/acp, both profiles")
 	fl.Usage = func() {
@@ -120,7 +122,7 @@ func start(c config, about string, stderr io.Writer) (*inspection, error) {
 	}
 	s.rec = recs
 	if c.ui != "" {
-		ui, err := acpinspect.ListenUI(c.ui, s.in, acpinspect.UIOptions{About: about})
+		ui, err := acpinspect.ListenUI(c.ui, s.in, acpinspect.UIOptions{About: about, ShowSecrets: c.secrets})
 		if err != nil {
 			s.close()
 			return nil, err
@@ -229,7 +231,7 @@ func proxy(ctx context.Context, c config, stderr io.Writer) error {
 }
 
 func open(ctx context.Context, c config, path string, stderr io.Writer) error {
-	s, err := start(config{ui: c.ui, urlFile: c.urlFile}, path, stderr)
+	s, err := start(config{ui: c.ui, urlFile: c.urlFile, secrets: c.secrets}, path, stderr)
 	if err != nil {
 		return err
 	}

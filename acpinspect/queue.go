@@ -1,0 +1,324 @@
+package acpinspect
+
+import (
+	"bytes"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultMaxPending bounds the bytes a tap or a proxy has passed on but
+// its recorder has not yet taken: bursts up to this size pass at the
+// speed of the pipes and are recorded a little later.
+const DefaultMaxPending = 64 << 20
+
+// recordDelay is the quiet the recorder waits for before it takes what is
+// queued: while reads follow each other closer than this, and the bytes
+// queued are under half their bound, the recorder leaves the CPU to the
+// traffic, and it records a burst in batches instead of a wake-up a read.
+const recordDelay = time.Millisecond
+
+// smallRead is the size under which a read is copied out of its buffer
+// for the recorder, the buffer going straight back to the pool: a queued
+// small read holds its own bytes, not a whole buffer.
+const smallRead = 4 << 10
+
+// readBuf is a buffer of the pool the forwarding goroutines read into. Its
+// reference count is two while a read is both written on and queued; the
+// last of the writer and the recorder to be done returns it.
+type readBuf struct {
+	b    []byte
+	refs atomic.Int32
+}
+
+var readBufs = sync.Pool{New: func() any { return &readBuf{b: make([]byte, copyBuffer)} }}
+
+func (r *readBuf) release() {
+	if r.refs.Add(-1) == 0 {
+		readBufs.Put(r)
+	}
+}
+
+// streamKey names one direction of one connection.
+type streamKey struct {
+	conn int64
+	from Sender
+}
+
+// chunk is one read of a stream, queued for the recorder.
+type chunk struct {
+	streamKey
+	time time.Time
+	data []byte
+	buf  *readBuf // data's buffer, released once recorded; nil when data is the chunk's own
+	eof  bool     // the stream ended after data
+	gap  gap      // what was left out of the stream before data
+}
+
+func (c *chunk) free() {
+	if c.buf != nil {
+		c.buf.release()
+	}
+	*c = chunk{}
+}
+
+// gap counts what a stream passed without it being queued.
+type gap struct {
+	lines, bytes int
+	cut          bool // the last byte left out was not a newline
+}
+
+// queue is the bounded FIFO of reads between the goroutines that pass
+// traffic, which never wait for the recorder, and the one that records.
+// While the bytes queued are at their bound, reads are passed on but not
+// queued, and the queue counts them as a gap of their stream.
+type queue struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	chunks  []chunk
+	pending int // bytes queued or being recorded
+	max     int
+	waiting bool // the recorder waits for the first chunk
+	closed  bool
+	last    time.Time // of the last chunk queued
+	gaps    map[streamKey]gap
+}
+
+func newQueue(max int) *queue {
+	if max <= 0 {
+		max = DefaultMaxPending
+	}
+	q := &queue{max: max, gaps: map[streamKey]gap{}}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// add queues c, or counts it as left out when the queue is full. It takes
+// over c's reference to its buffer.
+func (q *queue) add(c chunk) {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		c.free()
+		return
+	}
+	if len(c.data) > 0 && q.pending+len(c.data) > q.max {
+		g := q.gaps[c.streamKey]
+		g.bytes += len(c.data)
+		g.lines += bytes.Count(c.data, []byte{'\n'})
+		g.cut = c.data[len(c.data)-1] != '\n'
+		q.gaps[c.streamKey] = g
+		q.mu.Unlock()
+		c.free()
+		return
+	}
+	if g, ok := q.gaps[c.streamKey]; ok {
+		c.gap = g
+		delete(q.gaps, c.streamKey)
+	}
+	q.pending += len(c.data)
+	q.chunks = append(q.chunks, c)
+	q.last = c.time
+	wake := q.waiting
+	q.waiting = false
+	q.mu.Unlock()
+	if wake {
+		q.cond.Signal()
+	}
+}
+
+// close makes take return false once the queue is empty.
+func (q *queue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	q.cond.Broadcast()
+}
+
+// take waits for chunks and returns all of them, or false once the queue
+// is closed and empty. It takes them once no chunk has come for
+// recordDelay, or the bytes queued reach half their bound, or the queue is
+// closed.
+func (q *queue) take(buf []chunk) ([]chunk, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.chunks) == 0 && !q.closed {
+		q.waiting = true
+		q.cond.Wait()
+	}
+	for !q.closed && q.pending < q.max/2 {
+		quiet := time.Since(q.last)
+		if quiet >= recordDelay {
+			break
+		}
+		q.mu.Unlock()
+		time.Sleep(recordDelay - quiet)
+		q.mu.Lock()
+	}
+	if len(q.chunks) == 0 {
+		return buf, false
+	}
+	buf = append(buf[:0], q.chunks...)
+	clear(q.chunks)
+	q.chunks = q.chunks[:0]
+	return buf, true
+}
+
+// recorded says that n bytes taken have been recorded.
+func (q *queue) recorded(n int) {
+	q.mu.Lock()
+	q.pending -= n
+	q.mu.Unlock()
+}
+
+// pump hands the lines of the chunks of q to rec, in order, until q is
+// closed and drained; done is closed then.
+func pump(q *queue, rec Recorder, done chan<- struct{}) {
+	defer close(done)
+	s := splitter{rec: rec, streams: map[streamKey]*stream{}}
+	s.gapRec, _ = rec.(GapRecorder)
+	var buf []chunk
+	for {
+		var ok bool
+		if buf, ok = q.take(buf); !ok {
+			return
+		}
+		n := 0
+		for i := range buf {
+			n += len(buf[i].data)
+			s.chunk(&buf[i])
+			buf[i].free()
+		}
+		q.recorded(n)
+	}
+}
+
+// splitter cuts the chunks of each stream into lines, handed to rec as
+// frames.
+type splitter struct {
+	rec     Recorder
+	gapRec  GapRecorder
+	streams map[streamKey]*stream
+	frames  []Frame
+}
+
+// stream is what a splitter keeps of a stream between its chunks.
+type stream struct {
+	partial []byte // the start of a line without its newline yet
+	skip    bool   // the start of the next line was left out: skip to its end
+	gap     gap    // left out and not yet told: told once skip ends
+}
+
+func (s *splitter) chunk(c *chunk) {
+	st := s.streams[c.streamKey]
+	if st == nil {
+		st = &stream{}
+		s.streams[c.streamKey] = st
+	}
+	if c.gap.bytes > 0 {
+		// The partial line's end was left out: it is one of the gap's lines.
+		st.gap.bytes += len(st.partial) + c.gap.bytes
+		st.gap.lines += c.gap.lines
+		st.partial = nil
+		if c.gap.cut {
+			st.gap.lines++ // the line cut is skipped to its end
+			st.skip = true
+		}
+	}
+	p := c.data
+	if st.skip {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			st.gap.bytes += len(p)
+			p = nil
+		} else {
+			st.gap.bytes += i + 1
+			p, st.skip = p[i+1:], false
+		}
+	}
+	if st.gap.bytes > 0 && (!st.skip || c.eof) {
+		if s.gapRec != nil {
+			s.gapRec.Gap(c.conn, c.from, st.gap.lines, st.gap.bytes)
+		}
+		st.gap = gap{}
+	}
+	s.lines(c, st, p)
+	if c.eof {
+		if len(st.partial) > 0 {
+			s.rec.Record(Frame{Conn: c.conn, Time: c.time, From: c.from, Data: st.partial})
+		}
+		delete(s.streams, c.streamKey)
+	}
+}
+
+// lines records every complete line in p, and keeps the rest. It copies
+// the complete lines once; the frames' data share that copy.
+func (s *splitter) lines(c *chunk, st *stream, p []byte) {
+	i := bytes.LastIndexByte(p, '\n')
+	if i < 0 {
+		st.partial = append(st.partial, p...)
+		return
+	}
+	whole := p[:i+1]
+	var b []byte
+	if len(st.partial) > 0 {
+		b = append(st.partial, whole...)
+		st.partial = nil
+	} else {
+		b = bytes.Clone(whole)
+	}
+	s.frames = s.frames[:0]
+	for len(b) > 0 {
+		j := bytes.IndexByte(b, '\n')
+		line := b[:j:j] // the next line's bytes stay out of reach
+		s.frames = append(s.frames, Frame{Conn: c.conn, Time: c.time, From: c.from, Data: bytes.TrimSuffix(line, []byte{'\r'})})
+		b = b[j+1:]
+	}
+	for _, f := range s.frames {
+		s.rec.Record(f)
+	}
+	clear(s.frames)
+	if rest := p[i+1:]; len(rest) > 0 {
+		st.partial = append([]byte(nil), rest...)
+	}
+}
+
+// pass copies r to w until r ends or w fails. Each read is queued for the
+// recorder before it is written on, so that an answer is never recorded
+// before its question; queueing hands the read's buffer over (or copies a
+// small read) with one lock, and never waits for the recorder.
+func pass(w io.Writer, r io.Reader, q *queue, key streamKey) {
+	defer func() { q.add(chunk{streamKey: key, time: time.Now(), eof: true}) }()
+	for {
+		rb := readBufs.Get().(*readBuf)
+		n, err := r.Read(rb.b)
+		if n <= 0 {
+			readBufs.Put(rb)
+		} else {
+			now := time.Now()
+			var werr error
+			if n < smallRead {
+				q.add(chunk{streamKey: key, time: now, data: bytes.Clone(rb.b[:n])})
+				_, werr = w.Write(rb.b[:n])
+				readBufs.Put(rb)
+			} else {
+				rb.refs.Store(2)
+				q.add(chunk{streamKey: key, time: now, data: rb.b[:n], buf: rb})
+				_, werr = w.Write(rb.b[:n])
+				rb.release()
+			}
+			if werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// record queues p, a copy, as a read of key's stream.
+func (q *queue) record(key streamKey, p []byte) {
+	q.add(chunk{streamKey: key, time: time.Now(), data: bytes.Clone(p)})
+}
