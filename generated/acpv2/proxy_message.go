@@ -50,6 +50,18 @@ func (m *ProxyMessage) Params() json.RawMessage { return m.params }
 // object or an array, or nil for none.
 func (m *ProxyMessage) SetParams(raw json.RawMessage) { m.params = raw }
 
+// ParamsMember returns the value of the member name of the params, as
+// received, or nil when there is none.
+func (m *ProxyMessage) ParamsMember(name string) json.RawMessage {
+	return objectMember(m.params, name)
+}
+
+// SetParamsMember sets the member name of the params to value, raw JSON,
+// or removes it when value is nil; the other members keep their bytes.
+func (m *ProxyMessage) SetParamsMember(name string, value json.RawMessage) {
+	m.params = setObjectMember(m.params, name, value)
+}
+
 // Answer answers a request with result (written as JSON, a
 // json.RawMessage as it is) instead of forwarding it.
 func (m *ProxyMessage) Answer(result any) error {
