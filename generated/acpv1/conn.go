@@ -86,9 +86,11 @@ type connection struct {
 	work  chan job   // hands a request to a worker that waits for one
 	idle  workerPool // the workers that wait
 
-	ctx    context.Context // ends with the connection: the context of inbound calls
-	cancel context.CancelFunc
-	done   chan struct{} // closed when the connection ends
+	ctx       context.Context // ends with the connection: the context of inbound calls
+	notifyCtx context.Context // ctx, marked as a notification handler's (see request)
+	initWait  chan struct{}   // the reader's: closed once the initialize being served is answered
+	cancel    context.CancelFunc
+	done      chan struct{} // closed when the connection ends
 
 	finished         chan struct{} // Done's: closed once the output is written, or given up, too
 	finishOnce       sync.Once
@@ -124,6 +126,7 @@ func newConnection(requests, notifications map[string]route, w io.Writer, r io.R
 		serving: map[string]*requestContext{},
 	}
 	c.stall.c = c
+	c.notifyCtx = context.WithValue(ctx, notifyingKey{}, c)
 	c.mw = c.chain()
 	c.wire = c.cfg.wire.start(c.cfg.logger)
 	c.out = newOutbox(c.cfg.limits.MaxBufferedBytes)
@@ -238,6 +241,16 @@ func (c *connection) end(err error) {
 		c.finish()
 	}
 }
+
+// isInitialize reports whether method starts the connection: initialize,
+// or the proxy/initialize a conductor sends a component of a proxy chain.
+func isInitialize(method string) bool {
+	return method == MethodInitialize || method == methodProxyInitialize
+}
+
+// methodProxyInitialize is "proxy/initialize", by name: its types are
+// unstable, and the gate admits it under every build tag.
+const methodProxyInitialize = "proxy/initialize"
 
 // NewParseError returns the error that answers a line that is not JSON.
 func NewParseError() *Error { return NewError(codeParseError, "Parse error") }

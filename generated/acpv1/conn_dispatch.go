@@ -21,6 +21,15 @@ import (
 // response goes to the call that waits for it. It returns false once the
 // connection has ended.
 func (c *connection) dispatch(m *lineMessage, err *Error) bool {
+	if c.initWait != nil && (m.method != "" || err != nil) {
+		// The initialize being served is answered first.
+		select {
+		case <-c.initWait:
+			c.initWait = nil
+		case <-c.done:
+			return false
+		}
+	}
 	switch {
 	case err != nil:
 		if !m.response {
@@ -96,7 +105,11 @@ func (c *connection) notification(m *lineMessage) {
 		return
 	}
 	// A notification has no answer: its handler's errors go to the drops.
-	if _, err := c.handle(c.ctx, c.notifications, "", m.method, inParams{value: m.params.value, err: m.params.err}); err != nil {
+	params := inParams{value: m.params.value, err: m.params.err}
+	if c.mw != nil {
+		params.raw = append([]byte(nil), m.params.raw...) // the line's buffer is read into again
+	}
+	if _, err := c.handle(c.notifyCtx, c.notifications, "", m.method, params); err != nil {
 		c.dropNotification(m.method, err)
 	}
 }

@@ -24,7 +24,7 @@ type initGate struct {
 // admit says whether the inbound request or notification m may be handled;
 // when it may not, rpcErr, if not nil, answers it.
 func (g *initGate) admit(m *lineMessage) (ok bool, rpcErr *Error) {
-	if m.id == nil || m.method == MethodInitialize {
+	if m.id == nil || isInitialize(m.method) {
 		return true, nil
 	}
 	g.mu.Lock()

@@ -111,8 +111,9 @@ type callInfo struct {
 	typed    string           // an outbound request's result type, by method; "" for raw
 	routes   map[string]route // an inbound call's
 	params   any
-	paramErr error // an inbound call's params do not fit their type
-	copied   bool  // params is a copy of an outbound call's own
+	paramErr error  // an inbound call's params do not fit their type
+	raw      []byte // an inbound call's params as received
+	copied   bool   // params is a copy of an outbound call's own
 }
 
 func (ci *callInfo) Method() string { return ci.method }
@@ -187,6 +188,18 @@ func asJSON(params any) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return raw, true
+}
+
+// RawParams returns the params of an inbound call as received, byte for
+// byte, whether or not they fit their type (nil when the call has none),
+// and nil for an outbound call: a middleware forwards them untouched, or
+// reads what Call.Params leaves out. call is the Call a Middleware is
+// given, or one that unwraps to it. The bytes must not be changed.
+func RawParams(call Call) json.RawMessage {
+	if ci := ownCall(call); ci != nil && ci.inbound {
+		return ci.raw
+	}
+	return nil
 }
 
 // callThrough is the innermost Handler: the connection's own handling of

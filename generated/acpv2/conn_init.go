@@ -50,7 +50,7 @@ func (g *initGate) admit(m *lineMessage) (ok bool, rpcErr *Error) {
 	switch {
 	case m.id == nil:
 		return m.method == MethodCancelRequest || g.initialized, nil
-	case m.method != MethodInitialize:
+	case !isInitialize(m.method):
 		if g.state != initFinished {
 			return false, NewInvalidRequestError("ACP v2 connection must be initialized before '" + m.method + "'")
 		}

@@ -25,8 +25,9 @@ type route func(ctx context.Context, impl any, params inParams) (any, error)
 
 // inParams are the params of an inbound call, decoded as the line was read.
 type inParams struct {
-	value any   // a new value of the params type, or a json.RawMessage
-	err   error // the params do not fit their type
+	value any    // a new value of the params type, or a json.RawMessage
+	err   error  // the params do not fit their type
+	raw   []byte // the params as received, when there is middleware
 }
 
 var errNoHandler = errors.New("no handler for the method")

@@ -5,6 +5,7 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -37,6 +38,9 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if ctx.Value(notifyingKey{}) == c {
+		return nil, errWaitInNotification
+	}
 	id := c.nextID.Add(1)
 	if c.mw != nil {
 		return c.mw(ctx, &callInfo{method: method, num: id, request: true, typed: typed, params: params})
@@ -62,6 +66,16 @@ func call[R any](ctx context.Context, c *connection, method string, params any) 
 	}
 	return v.(R), nil
 }
+
+// notifyingKey marks the context of a notification's handler with its
+// connection.
+type notifyingKey struct{}
+
+// errWaitInNotification is what a request made from a notification's
+// handler, with its context, returns: the connection reads no answer until
+// the handler returns, so waiting for one would never end.
+var errWaitInNotification = errors.New("acp: a notification's handler must not wait for the answer to a request on its own connection: " +
+	"the answer is read only once the handler returns; make the request from a goroutine of its own, with a context of its own")
 
 // notify sends an outbound notification: it returns once the notification
 // is queued, waiting for room in the queue until ctx ends.

@@ -20,9 +20,11 @@ import (
 
 // serve answers an inbound request from a goroutine of its own, once one
 // of the slots for requests served at once is free. An initialize is
-// answered before the next line is read, so that a request sent right after
-// it, without waiting for its result, finds the connection initialized. It
-// returns false once the connection has ended.
+// answered before the next request or notification is handled, so that a
+// request sent right after it, without waiting for its result, finds the
+// connection initialized; responses are read on meanwhile, so that its
+// handler may wait for a call of its own (see dispatch). It returns false
+// once the connection has ended.
 func (c *connection) serve(m *lineMessage) bool {
 	if !c.slots.acquire(c.done) {
 		return false
@@ -30,8 +32,11 @@ func (c *connection) serve(m *lineMessage) bool {
 	key := string(m.id)
 	// Not a child of c.ctx: end cancels the requests being served itself.
 	ctx := &requestContext{method: m.method, params: m.params.value, seq: c.requestsRead.Add(1)}
-	initialize := c.init != nil && m.method == MethodInitialize
+	initialize := c.init != nil && isInitialize(m.method)
 	params := inParams{value: m.params.value, err: m.params.err}
+	if c.mw != nil {
+		params.raw = append([]byte(nil), m.params.raw...) // the line's buffer is read into again
+	}
 	if params.err != nil {
 		c.dropAnswered(m.method, m.id, invalidParams(params.err))
 	}
@@ -74,13 +79,7 @@ func (c *connection) serve(m *lineMessage) bool {
 	} else {
 		go c.worker(j)
 	}
-	if served != nil {
-		select {
-		case <-served:
-		case <-c.done:
-			return false
-		}
-	}
+	c.initWait = served
 	return true
 }
 
@@ -129,7 +128,7 @@ func (c *connection) serveRequest(j job) {
 		result, err = c.handle(ctx, c.requests, key, method, params)
 	}
 	initialize := served != nil
-	if initialize && err == nil && initializeContract != nil {
+	if initialize && err == nil && initializeContract != nil && method == MethodInitialize {
 		err = initializeContract(c.impl, result)
 	}
 	// The id is free again before the answer can reach the peer.
@@ -171,7 +170,7 @@ func (c *connection) handle(ctx context.Context, routes map[string]route, key, m
 	}()
 	if c.mw != nil {
 		return c.mw(ctx, &callInfo{method: method, key: key, inbound: true, request: key != "",
-			routes: routes, params: params.value, paramErr: params.err})
+			routes: routes, params: params.value, paramErr: params.err, raw: params.raw})
 	}
 	return c.route(ctx, routes, method, key != "", params)
 }
