@@ -60,7 +60,7 @@ RACE ?= $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 # absence is a failure there, not the skip a plain go test ./... gives.
 .PHONY: test
 test: export ACPGEN_REQUIRE_NPM = 1
-test: interop thirdparty haproxy chromium
+test: interop thirdparty haproxy chromium postgresql
 	@echo "== go mod download and go list -m all: the modules of the build, and the go.mod files of its module graph, into the module cache for the tests that run the go command offline"
 	$(GO) mod download
 	$(GO) list -m all >/dev/null
@@ -70,7 +70,7 @@ test: interop thirdparty haproxy chromium
 	@echo "== go vet"
 	$(GO) vet ./...
 	@echo "== go test ./... (the end-to-end tests build modules with the go command and run node: several minutes)"
-	$(GO) test -timeout $(TESTTIMEOUT) ./...
+	ACPGEN_REQUIRE_POSTGRES=$$($(HAVE_POSTGRES) && echo 1) $(GO) test -timeout $(TESTTIMEOUT) ./...
 	@echo "== the generated packages with each feature tag, with all of them, and with the umbrella tag"
 	@set -e; for tags in $(FEATURE_TAGS) $(shell echo $(FEATURE_TAGS) | tr ' ' ',') unstable; do \
 		echo "== -tags $$tags"; \
@@ -132,6 +132,21 @@ haproxy:
 			echo "haproxy not found: installing Debian's haproxy for the load-balancer test (examples/internal/e2e/lb_test.go)"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
 		else echo "haproxy not found (and not root with apt-get): the load-balancer test will skip"; fi; \
+	fi
+
+# Install PostgreSQL (Debian's postgresql) for the tests of the Postgres
+# session store (acpstore/pgstore, internal/pgtest): they start a throwaway
+# server in a temporary directory. As root with apt-get only; elsewhere those
+# tests skip and this says so. Where a server is installed, make test sets
+# $ACPGEN_REQUIRE_POSTGRES, so that their skipping is a failure.
+HAVE_POSTGRES = { command -v initdb || ls /usr/lib/postgresql/*/bin/initdb; } >/dev/null 2>&1
+.PHONY: postgresql
+postgresql:
+	@if ! $(HAVE_POSTGRES); then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "PostgreSQL not found: installing Debian's postgresql for the tests of the Postgres session store (acpstore/pgstore)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+		else echo "PostgreSQL not found (and not root with apt-get): the tests of the Postgres session store will skip"; fi; \
 	fi
 
 # Install Chromium (Debian's chromium) for the test that drives acpinspect's
