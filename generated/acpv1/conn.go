@@ -88,6 +88,7 @@ type connection struct {
 
 	ctx       context.Context // ends with the connection: the context of inbound calls
 	notifyCtx context.Context // ctx, marked as a notification handler's (see request)
+	notifying atomic.Uint64   // odd while a notification's handler runs (see request)
 	initWait  chan struct{}   // the reader's: closed once the initialize being served is answered
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when the connection ends

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Outbound calls: where a request or notification of this side starts on
@@ -43,7 +44,9 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 		return nil, err
 	}
 	if ctx.Value(notifyingKey{}) == c {
-		return nil, errWaitInNotification
+		if seq := c.notifying.Load(); seq%2 == 1 {
+			return c.requestWhileNotifying(ctx, seq, method, typed, params)
+		}
 	}
 	id := c.nextID.Add(1)
 	if c.mw != nil {
@@ -71,15 +74,48 @@ func call[R any](ctx context.Context, c *connection, method string, params any) 
 	return v.(R), nil
 }
 
+// requestWhileNotifying makes a request with the context of a
+// notification's handler while handler seq runs: from the handler itself
+// or from a goroutine it started. The answer is read only once the handler
+// returns; if it still runs after notifyWait, the request fails with
+// errWaitInNotification instead of waiting for ever.
+func (c *connection) requestWhileNotifying(ctx context.Context, seq uint64, method, typed string, params any) (any, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stuck := time.AfterFunc(notifyWait, func() {
+		if c.notifying.Load() == seq {
+			cancel(errWaitInNotification)
+		}
+	})
+	defer stuck.Stop()
+	id := c.nextID.Add(1)
+	var v any
+	var err error
+	if c.mw != nil {
+		v, err = c.mw(ctx, &callInfo{method: method, num: id, request: true, typed: typed, params: params})
+	} else {
+		v, err = c.roundTrip(ctx, id, method, typed, params)
+	}
+	if err != nil && context.Cause(ctx) == errWaitInNotification {
+		return nil, errWaitInNotification
+	}
+	return v, err
+}
+
+// notifyWait is how long a request made with a notification handler's
+// context may wait while that handler runs (see requestWhileNotifying).
+const notifyWait = 2 * time.Second
+
 // notifyingKey marks the context of a notification's handler with its
 // connection.
 type notifyingKey struct{}
 
-// errWaitInNotification is what a request made from a notification's
-// handler, with its context, returns: the connection reads no answer until
-// the handler returns, so waiting for one would never end.
+// errWaitInNotification is what a request made with a notification
+// handler's context returns when that handler still runs after notifyWait:
+// the connection reads no answer until the handler returns, so waiting for
+// one from the handler itself would never end.
 var errWaitInNotification = errors.New("acp: a notification's handler must not wait for the answer to a request on its own connection: " +
-	"the answer is read only once the handler returns; make the request from a goroutine of its own, with a context of its own")
+	"the answer is read only once the handler returns; make the request from a goroutine of its own")
 
 // notify sends an outbound notification: it returns once the notification
 // is queued, waiting for room in the queue until ctx ends.

@@ -105,7 +105,10 @@ func (c *connection) notification(m *lineMessage) {
 	if c.mw != nil {
 		params.raw = append([]byte(nil), m.params.raw...) // the line's buffer is read into again
 	}
-	if _, err := c.handle(c.notifyCtx, c.notifications, "", m.method, params); err != nil {
+	c.notifying.Add(1)
+	_, err := c.handle(c.notifyCtx, c.notifications, "", m.method, params)
+	c.notifying.Add(1)
+	if err != nil {
 		c.dropNotification(m.method, err)
 	}
 }
