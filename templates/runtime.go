@@ -89,6 +89,7 @@ var Runtimes = []Runtime{
 	{Name: "session.go", Dir: "session", When: WithSessions},
 	{Name: "session_state.go", Dir: "session", When: WithSessions},
 	{Name: "session_conn.go", Dir: "session", When: WithSessions},
+	{Name: "session_router.go", Dir: "session", When: WithSessions},
 	{Name: "session_plan_ops.go", Dir: "session", When: WithPlanOps},
 	{Name: "session_plan_ops_off.go", Dir: "session", When: WithoutPlanOps},
 	{Name: "store.go", Dir: "session", When: WithSessions},

@@ -3,41 +3,41 @@
 package acpmcpv1
 
 import (
-	"errors"
-	"testing"
+	"context"
 
+	"github.com/acpgen/acpgen/acpmcp"
 	"github.com/acpgen/acpgen/acpmcp/internal/mcptest"
 	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
-func TestDeclareAndCapabilities(t *testing.T) {
-	p := newPair(t)
-	reg, err := p.provider.RegisterServer("tools", mcptest.EchoServer(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !Advertised(p.caps) {
-		t.Fatal("the agent's initialize did not advertise the capability")
-	}
-	servers, err := Declare(p.caps, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.clientCon.NewSession(mcptest.Timeout(t), &acpv1.NewSessionRequest{Cwd: "/", MCPServers: servers}); err != nil {
-		t.Fatalf("session/new: %v", err)
-	}
-	got := ACPServers(<-p.agent.servers)
-	if len(got) != 1 || string(got[0].ServerID) != reg.ServerID() || got[0].Name != "tools" {
-		t.Fatalf("the agent received %+v, want the declared server", got)
-	}
-	// An agent without the capability never gets an acp server: an error.
-	for _, caps := range []*acpv1.AgentCapabilities{nil, {}, {MCPCapabilities: &acpv1.MCPCapabilities{}}} {
-		if _, err := Declare(caps, reg); !errors.Is(err, ErrACPNotAdvertised) {
-			t.Errorf("Declare(%+v) = %v, want ErrACPNotAdvertised", caps, err)
-		}
-	}
-	http := acpv1.NewMCPServerHTTPVariant("web", "http://127.0.0.1:1/", nil)
-	if err := CheckServers(nil, []acpv1.MCPServer{http}); err != nil {
-		t.Errorf("an http server needs no acp capability: %v", err)
+// capsAdapter is v1's capability checks for the suite (mcpCapabilities.acp).
+func (p *pair) capsAdapter() mcptest.Caps {
+	return mcptest.Caps{
+		Advertised: Advertised(p.caps),
+		NewSession: func(ctx context.Context, reg *acpmcp.Registration) ([]mcptest.Declared, error) {
+			servers, err := Declare(p.caps, reg)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := p.clientCon.NewSession(ctx, &acpv1.NewSessionRequest{Cwd: "/", MCPServers: servers}); err != nil {
+				return nil, err
+			}
+			var got []mcptest.Declared
+			for _, s := range ACPServers(<-p.agent.servers) {
+				got = append(got, mcptest.Declared{ServerID: string(s.ServerID), Name: s.Name})
+			}
+			return got, nil
+		},
+		DeclareWithout: func(reg *acpmcp.Registration) (errs []error) {
+			for _, caps := range []*acpv1.AgentCapabilities{nil, {}, {MCPCapabilities: &acpv1.MCPCapabilities{}}} {
+				_, err := Declare(caps, reg)
+				errs = append(errs, err)
+			}
+			return errs
+		},
+		CheckHTTP: func() error {
+			return CheckServers(nil, []acpv1.MCPServer{acpv1.NewMCPServerHTTPVariant("web", "http://127.0.0.1:1/", nil)})
+		},
+		ErrNotAdvertised: ErrACPNotAdvertised,
 	}
 }

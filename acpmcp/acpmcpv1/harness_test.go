@@ -79,6 +79,7 @@ func newPair(t *testing.T) *pair {
 		t.Fatalf("initialize: %v", err)
 	}
 	p.caps = resp.AgentCapabilities
+	p.Pair.Caps = p.capsAdapter()
 	return p
 }
 

@@ -7,9 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -17,47 +14,9 @@ import (
 	"github.com/acpgen/acpgen/acpmcp"
 	"github.com/acpgen/acpgen/acpmcp/internal/mcptest"
 	"github.com/acpgen/acpgen/generated/acpv1"
-	"github.com/acpgen/acpgen/internal/node"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// startNode runs an interop script with its stdin and stdout as the ACP
-// stream; its stderr is returned once it exits. The process is ended by its
-// PID at the end of the test.
-func startNode(t *testing.T, script string) (w io.WriteCloser, r io.Reader, wait func() []byte) {
-	t.Helper()
-	bin := node.Require(t)
-	cmd := exec.Command(bin, filepath.Join(node.Dir(), script))
-	cmd.Env = []string{"HOME=" + t.TempDir()}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	w, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err = cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-done
-	})
-	return w, r, func() []byte {
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			t.Fatalf("%s did not exit; stderr: %s", script, stderr.Bytes())
-		}
-		return stderr.Bytes()
-	}
-}
 
 // interopAgent is a Go agent that, when prompted, calls the declared
 // server through the caller as an mcp.Client and records what it saw.
@@ -148,7 +107,7 @@ func (a *interopAgent) Prompt(ctx context.Context, _ *acpv1.PromptRequest) (*acp
 
 func TestTypeScriptProviderToGoAgent(t *testing.T) {
 	mcptest.CheckGoroutines(t)
-	w, r, wait := startNode(t, "mcp_provider.mjs")
+	w, r, wait := mcptest.StartNode(t, "mcp_provider.mjs")
 	agent := &interopAgent{testAgent: testAgent{servers: make(chan []acpv1.MCPServer, 1)}}
 	agent.Caller = NewCaller(nil)
 	conn := acpv1.NewAgentSideConnection(agent, w, r)
@@ -206,7 +165,7 @@ func TestTypeScriptProviderToGoAgent(t *testing.T) {
 
 func TestGoProviderToTypeScriptAgent(t *testing.T) {
 	mcptest.CheckGoroutines(t)
-	w, r, wait := startNode(t, "mcp_caller.mjs")
+	w, r, wait := mcptest.StartNode(t, "mcp_caller.mjs")
 	provider := NewProvider()
 	conn := acpv1.NewClientSideConnection(&testClient{Provider: provider}, w, r)
 	provider.Bind(conn)
@@ -240,48 +199,18 @@ func TestGoProviderToTypeScriptAgent(t *testing.T) {
 	conn.Close()
 	w.Close()
 	stderr := wait()
-	var got struct {
-		Error   string `json:"error"`
-		Servers []struct {
-			Type, Name, ServerID string
-		} `json:"servers"`
-		List struct {
-			Result struct {
-				Tools []struct{ Name string } `json:"tools"`
-			} `json:"result"`
-		} `json:"list"`
-		Call struct {
-			Result struct {
-				Content []struct{ Text string } `json:"content"`
-			} `json:"result"`
-		} `json:"call"`
-		Notes                    []struct{ Method string } `json:"notes"`
-		UnknownTool              json.RawMessage           `json:"unknownTool"`
-		UnknownServer, Cancelled struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		}
-	}
-	if err := json.Unmarshal(bytes.TrimSpace(stderr), &got); err != nil || got.Error != "" {
-		t.Fatalf("the TypeScript agent printed %s: %v", stderr, err)
-	}
-	if len(got.Servers) != 1 || got.Servers[0].Type != "acp" || got.Servers[0].ServerID != reg.ServerID() {
-		t.Errorf("the agent's acp servers: %+v", got.Servers)
-	}
+	got := mcptest.ReadCallerReport(t, stderr, reg, "echo: from TypeScript")
 	if n := len(got.List.Result.Tools); n != 2 {
 		t.Errorf("tools/list listed %d tools, want 2: %s", n, stderr)
 	}
 	if len(got.Notes) != 1 || got.Notes[0].Method != "notifications/progress" {
 		t.Errorf("the TypeScript caller's notifications: %+v", got.Notes)
 	}
-	if c := got.Call.Result.Content; len(c) != 1 || c[0].Text != "echo: from TypeScript" {
-		t.Errorf("tools/call: %+v", c)
-	}
 	if !bytes.Contains(got.UnknownTool, []byte(`"error":{"code":-32602`)) {
 		t.Errorf("an unknown tool: %s, want the inner MCP error", got.UnknownTool)
 	}
-	if got.UnknownServer.Code != acpmcp.CodeServerUnavailable || got.Cancelled.Code != acpmcp.CodeRequestCancelled {
-		t.Errorf("unknown server %+v, cancelled %+v", got.UnknownServer, got.Cancelled)
+	if got.Cancelled.Code != acpmcp.CodeRequestCancelled {
+		t.Errorf("a cancelled call: %+v", got.Cancelled)
 	}
 	select {
 	case err := <-waitEnded:

@@ -96,6 +96,7 @@ func newPair(t *testing.T) *pair {
 		t.Fatalf("initialize: %v", err)
 	}
 	p.caps = resp.Capabilities
+	p.Pair.Caps = p.capsAdapter()
 	return p
 }
 

@@ -94,12 +94,12 @@ func TestSessionDefinitionKinds(t *testing.T) {
 			files[name] = data
 		}
 	}
-	for _, name := range []string{"acpv1/session.go", "acpv1/session_conn.go"} {
+	for _, name := range []string{"acpv1/session.go", "acpv1/session_conn.go", "acpv1/session_router.go"} {
 		if files[name] != nil {
 			t.Errorf("%s generated for a schema whose definitions the session runtime cannot use", name)
 		}
 	}
-	for _, name := range []string{"acpv2/session.go", "acpv2/session_conn.go"} {
+	for _, name := range []string{"acpv2/session.go", "acpv2/session_conn.go", "acpv2/session_router.go"} {
 		if files[name] == nil {
 			t.Errorf("%s not generated: the order of PromptRequest's properties decided it", name)
 		}

@@ -31,7 +31,7 @@ func TestSessionFiles(t *testing.T) {
 			}
 			files := map[string][]byte{}
 			for _, pkg := range []string{"acpv1", "acpv2"} {
-				for _, name := range []string{"session.go", "session_state.go", "session_conn.go"} {
+				for _, name := range []string{"session.go", "session_state.go", "session_conn.go", "session_router.go"} {
 					if out.Files[pkg+"/"+name] == nil {
 						t.Errorf("%s/%s not generated", pkg, name)
 					}

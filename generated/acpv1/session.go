@@ -162,6 +162,23 @@ func planList(m *orderedMap[string, *PlanState]) []PlanState {
 	return out
 }
 
+// Plan returns a copy of the plan id, and whether the session has it.
+func (s *SessionState) Plan(id string) (PlanState, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var p PlanState
+	kept, ok := s.plans.get(id)
+	if ok {
+		p = *kept
+	}
+	return copyPlan(p), ok
+}
+
+// planFromItems is the state of an items plan.
+func planFromItems(id string, entries []PlanEntry, meta json.RawMessage) PlanState {
+	return PlanState{ID: id, Kind: PlanKindItems, Entries: *deepCopy(&entries), Meta: copyRaw(meta)}
+}
+
 // copyPlan returns a copy of p that shares no memory with it.
 func copyPlan(p PlanState) PlanState {
 	p.Entries = *deepCopy(&p.Entries)

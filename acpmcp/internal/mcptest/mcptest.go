@@ -22,6 +22,8 @@ type Pair struct {
 	// Cut ends the transport under both connections, as when the peer's
 	// process exits.
 	Cut func()
+	// Caps is the version's capability checks over the pair.
+	Caps Caps
 }
 
 // suite lists the tests Run runs, each on a pair of its own.
@@ -40,6 +42,7 @@ var suite = []struct {
 	{"InnerMetaAndNotifications", testInnerMetaAndNotifications},
 	{"ProgressThroughMCPClient", testProgressThroughMCPClient},
 	{"ListAndCallTool", testListAndCallTool},
+	{"DeclareAndCapabilities", testDeclareAndCapabilities},
 }
 
 // Run runs every test of the suite as a subtest of t, each on a pair that

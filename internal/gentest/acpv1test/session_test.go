@@ -16,10 +16,16 @@ import (
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata")
 
-// definitions holds the constructors of the schema definitions the session
-// and plan tests decode, by schema name: the generated table of them all
+// definitions holds the constructors of the schema definitions the session,
+// plan and union tests decode, by schema name: the generated table of them all
 // (definitions_test.go) is internal to the package.
 var definitions = jsontest.Definitions{
+	"ContentBlock":                   func() any { return new(acpv1.ContentBlock) },
+	"ElicitationContentValue":        func() any { return new(acpv1.ElicitationContentValue) },
+	"EmbeddedResourceResource":       func() any { return new(acpv1.EmbeddedResourceData) },
+	"Error":                          func() any { return new(acpv1.Error) },
+	"RequestId":                      func() any { return new(acpv1.RequestID) },
+	"ToolCallContent":                func() any { return new(acpv1.ToolCallContent) },
 	"SessionNotification":            func() any { return new(acpv1.SessionNotification) },
 	"SessionUpdate":                  func() any { return new(acpv1.SessionUpdate) },
 	"SetSessionConfigOptionResponse": func() any { return new(acpv1.SetSessionConfigOptionResponse) },

@@ -15,10 +15,17 @@ import (
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata")
 
-// definitions holds the constructors of the schema definitions the session
-// and plan tests decode, by schema name: the generated table of them all
+// definitions holds the constructors of the schema definitions the session,
+// plan and union tests decode, by schema name: the generated table of them all
 // (definitions_test.go) is internal to the package.
 var definitions = jsontest.Definitions{
+	"ContentBlock":                   func() any { return new(acpv2.ContentBlock) },
+	"ElicitationContentValue":        func() any { return new(acpv2.ElicitationContentValue) },
+	"EmbeddedResourceResource":       func() any { return new(acpv2.EmbeddedResourceData) },
+	"Error":                          func() any { return new(acpv2.Error) },
+	"RequestId":                      func() any { return new(acpv2.RequestID) },
+	"ToolCallContent":                func() any { return new(acpv2.ToolCallContent) },
+	"PlanUpdateContent":              func() any { return new(acpv2.PlanUpdateContent) },
 	"SessionUpdate":                  func() any { return new(acpv2.SessionUpdate) },
 	"SetSessionConfigOptionResponse": func() any { return new(acpv2.SetSessionConfigOptionResponse) },
 	"ToolCallUpdate":                 func() any { return new(acpv2.ToolCallUpdate) },

@@ -2,10 +2,7 @@
 
 package acp
 
-import (
-	"encoding/json"
-	"sync"
-)
+import "sync"
 
 // SessionState is what a client knows of one session from the updates the
 // agent sent: its plans, tool calls, config options, current mode,
@@ -172,15 +169,18 @@ func (s *SessionState) SetConfigOptions(options []SessionConfigOption) SessionCh
 	return SessionChange{ConfigOptions: true}
 }
 
-// setModes records the modes of a session/new, load or resume result.
-func (s *SessionState) setModes(modes *SessionModeState) {
-	if modes == nil {
-		return
+// opened records the modes and the config options of a session/new, load
+// or resume result.
+func (s *SessionState) opened(modes *SessionModeState, options []SessionConfigOption) {
+	if modes != nil {
+		s.mu.Lock()
+		mode := modes.CurrentModeID
+		s.mode = &mode
+		s.mu.Unlock()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	mode := modes.CurrentModeID
-	s.mode = &mode
+	if options != nil {
+		s.SetConfigOptions(options)
+	}
 }
 
 // Snapshot returns a copy of the whole state.
@@ -199,18 +199,6 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 		Usage:             *deepCopy(&s.usage),
 	}
 	return snap
-}
-
-// Plan returns a copy of the plan id, and whether the session has it.
-func (s *SessionState) Plan(id string) (PlanState, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var p PlanState
-	kept, ok := s.plans.get(id)
-	if ok {
-		p = *kept
-	}
-	return copyPlan(p), ok
 }
 
 // ToolCall returns a copy of the tool call id, and whether the session has
@@ -237,8 +225,3 @@ func (s *SessionState) toolCallList() []ToolCall {
 
 // copyToolCall returns a copy of c that shares no memory with it.
 func copyToolCall(c ToolCall) ToolCall { return *deepCopy(&c) }
-
-// planFromItems is the state of an items plan.
-func planFromItems(id string, entries []PlanEntry, meta json.RawMessage) PlanState {
-	return PlanState{ID: id, Kind: PlanKindItems, Entries: *deepCopy(&entries), Meta: copyRaw(meta)}
-}

@@ -242,14 +242,17 @@ func (s *SessionState) SetConfigOptions(options []SessionConfigOption) SessionCh
 	return SessionChange{ConfigOptions: true}
 }
 
-// setCommands records the commands of a session/new or resume result.
-func (s *SessionState) setCommands(commands []AvailableCommand) {
-	if commands == nil {
-		return
+// opened records the commands and the config options of a session/new or
+// resume result.
+func (s *SessionState) opened(commands []AvailableCommand, options []SessionConfigOption) {
+	if commands != nil {
+		s.mu.Lock()
+		s.commands = *deepCopy(&commands)
+		s.mu.Unlock()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.commands = *deepCopy(&commands)
+	if options != nil {
+		s.SetConfigOptions(options)
+	}
 }
 
 // Snapshot returns a copy of the whole state.
@@ -268,18 +271,6 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 		State:             *deepCopy(&s.state),
 		Background:        *deepCopy(&s.background),
 	}
-}
-
-// Plan returns a copy of the plan id, and whether the session has it.
-func (s *SessionState) Plan(id string) (PlanState, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var p PlanState
-	kept, ok := s.plans.get(id)
-	if ok {
-		p = *kept
-	}
-	return copyPlan(p), ok
 }
 
 // ToolCall returns a copy of the tool call id, and whether the session has
@@ -315,11 +306,6 @@ func copyToolCall(c ToolCallState) ToolCallState {
 	c.Capabilities = *deepCopy(&c.Capabilities)
 	c.Meta = copyRaw(c.Meta)
 	return c
-}
-
-// planFromItems is the state of an items plan.
-func planFromItems(id string, entries []PlanEntry, meta json.RawMessage) PlanState {
-	return PlanState{ID: id, Kind: PlanKindItems, Entries: *deepCopy(&entries), Meta: copyRaw(meta)}
 }
 
 // planFromContent is the state of a plan_update's plan.

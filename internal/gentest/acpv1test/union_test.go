@@ -1,7 +1,8 @@
-package acpv1
+package acpv1test
 
 import (
 	"encoding/json"
+	"github.com/acpgen/acpgen/generated/acpv1"
 	"strings"
 	"testing"
 
@@ -166,13 +167,13 @@ func TestRequestID(t *testing.T) {
 
 func TestRequestIDNull(t *testing.T) {
 	for _, in := range []string{`null`, `{"v":null}`} {
-		var u RequestID
+		var u acpv1.RequestID
 		var err error
 		if in == "null" {
 			err = json.Unmarshal([]byte(in), &u)
 		} else {
 			var s struct {
-				V RequestID `json:"v"`
+				V acpv1.RequestID `json:"v"`
 			}
 			err = json.Unmarshal([]byte(in), &s)
 			u = s.V
@@ -181,7 +182,7 @@ func TestRequestIDNull(t *testing.T) {
 			t.Fatalf("%s: %v", in, err)
 		}
 		switch u.Value.(type) {
-		case RequestIDNull, *RequestIDNull:
+		case acpv1.RequestIDNull, *acpv1.RequestIDNull:
 		default:
 			t.Fatalf("%s: variant is %T, want RequestIDNull", in, u.Value)
 		}
@@ -189,7 +190,7 @@ func TestRequestIDNull(t *testing.T) {
 			t.Errorf("%s: re-encoded %s", in, out)
 		}
 	}
-	if out := jsontest.Marshal(t, RequestID{Value: &RequestIDNull{}}); string(out) != "null" {
+	if out := jsontest.Marshal(t, acpv1.RequestID{Value: &acpv1.RequestIDNull{}}); string(out) != "null" {
 		t.Errorf("*RequestIDNull encodes as %s", out)
 	}
 }
@@ -223,9 +224,9 @@ func TestErrorCode(t *testing.T) {
 
 func TestOpenEnums(t *testing.T) {
 	jsontest.RunOpenEnums(t, []jsontest.OpenEnumCase{
-		{Name: "CompactionStatus", Decode: jsontest.DecodeEnum[CompactionStatus], Known: "completed", Other: []string{"_paused", "paused", ""}},
-		{Name: "NoticeSeverity", Decode: jsontest.DecodeEnum[NoticeSeverity], Known: "warning", Other: []string{"_fatal", "fatal"}},
-		{Name: "SessionConfigOptionCategory", Decode: jsontest.DecodeEnum[SessionConfigOptionCategory], Known: "model", Other: []string{"_vendor", "future"}},
+		{Name: "CompactionStatus", Decode: jsontest.DecodeEnum[acpv1.CompactionStatus], Known: "completed", Other: []string{"_paused", "paused", ""}},
+		{Name: "NoticeSeverity", Decode: jsontest.DecodeEnum[acpv1.NoticeSeverity], Known: "warning", Other: []string{"_fatal", "fatal"}},
+		{Name: "SessionConfigOptionCategory", Decode: jsontest.DecodeEnum[acpv1.SessionConfigOptionCategory], Known: "model", Other: []string{"_vendor", "future"}},
 	})
 }
 
@@ -236,13 +237,13 @@ func TestClosedEnums(t *testing.T) {
 		known  string
 	}
 	enums := []closed{
-		{"ToolKind", jsontest.DecodeAny[ToolKind], "switch_mode"},
-		{"ToolCallStatus", jsontest.DecodeAny[ToolCallStatus], "in_progress"},
-		{"PlanEntryPriority", jsontest.DecodeAny[PlanEntryPriority], "medium"},
-		{"PlanEntryStatus", jsontest.DecodeAny[PlanEntryStatus], "completed"},
-		{"PermissionOptionKind", jsontest.DecodeAny[PermissionOptionKind], "allow_once"},
-		{"Role", jsontest.DecodeAny[Role], "assistant"},
-		{"StopReason", jsontest.DecodeAny[StopReason], "end_turn"},
+		{"ToolKind", jsontest.DecodeAny[acpv1.ToolKind], "switch_mode"},
+		{"ToolCallStatus", jsontest.DecodeAny[acpv1.ToolCallStatus], "in_progress"},
+		{"PlanEntryPriority", jsontest.DecodeAny[acpv1.PlanEntryPriority], "medium"},
+		{"PlanEntryStatus", jsontest.DecodeAny[acpv1.PlanEntryStatus], "completed"},
+		{"PermissionOptionKind", jsontest.DecodeAny[acpv1.PermissionOptionKind], "allow_once"},
+		{"Role", jsontest.DecodeAny[acpv1.Role], "assistant"},
+		{"StopReason", jsontest.DecodeAny[acpv1.StopReason], "end_turn"},
 	}
 	for _, e := range enums {
 		t.Run(e.name, func(t *testing.T) {
@@ -262,7 +263,7 @@ func TestClosedEnums(t *testing.T) {
 			jsontest.AssertTypeError(t, err, nil, "")
 		})
 	}
-	if _, ok := any(ToolKindEdit).(interface{ IsCustom() bool }); ok {
+	if _, ok := any(acpv1.ToolKindEdit).(interface{ IsCustom() bool }); ok {
 		t.Error("closed enum ToolKind has IsCustom")
 	}
 }
@@ -283,24 +284,24 @@ func TestNullForPatchFields(t *testing.T) {
 func TestSessionUpdateLenient(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
-		check    func(SessionUpdateVariant) bool
+		check    func(acpv1.SessionUpdateVariant) bool
 	}{
 		{"invalid tool content item dropped", `{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","content":[{"type":"diff","path":5,"newText":"x"}]}`,
-			func(v SessionUpdateVariant) bool { return len(v.(*SessionUpdateToolCall).Content) == 0 }},
+			func(v acpv1.SessionUpdateVariant) bool { return len(v.(*acpv1.SessionUpdateToolCall).Content) == 0 }},
 		{"unknown closed-enum value defaulted", `{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","kind":"_custom"}`,
-			func(v SessionUpdateVariant) bool { return v.(*SessionUpdateToolCall).Kind == nil }},
+			func(v acpv1.SessionUpdateVariant) bool { return v.(*acpv1.SessionUpdateToolCall).Kind == nil }},
 		{"invalid plan entry dropped", `{"sessionUpdate":"plan","entries":[{"content":"x","priority":"urgent","status":"pending"},{"content":"y","priority":"low","status":"pending"}]}`,
-			func(v SessionUpdateVariant) bool {
-				e := v.(*SessionUpdatePlan).Entries
+			func(v acpv1.SessionUpdateVariant) bool {
+				e := v.(*acpv1.SessionUpdatePlan).Entries
 				return len(e) == 1 && e[0].Content == "y"
 			}},
 		{"unknown audience dropped", `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x","annotations":{"audience":["robot","user"]}}}`,
-			func(v SessionUpdateVariant) bool {
-				a := v.(*SessionUpdateAgentMessageChunk).Content.Value.(*ContentBlockText).Annotations
-				return a != nil && len(a.Audience) == 1 && a.Audience[0] == RoleUser
+			func(v acpv1.SessionUpdateVariant) bool {
+				a := v.(*acpv1.SessionUpdateAgentMessageChunk).Content.Value.(*acpv1.ContentBlockText).Annotations
+				return a != nil && len(a.Audience) == 1 && a.Audience[0] == acpv1.RoleUser
 			}},
 	} {
-		var u SessionUpdate
+		var u acpv1.SessionUpdate
 		if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue

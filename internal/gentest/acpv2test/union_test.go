@@ -1,8 +1,9 @@
-package acpv2
+package acpv2test
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/acpgen/acpgen/generated/acpv2"
 	"reflect"
 	"strings"
 	"testing"
@@ -184,11 +185,11 @@ func TestToolCallContentDecodeErrors(t *testing.T) {
 func TestPlanUpdateContent(t *testing.T) {
 	t.Run("items", func(t *testing.T) {
 		in := `{"type":"items","planId":"plan_1","entries":[{"content":"a","priority":"low","status":"completed"}],"_meta":{"n":9007199254740993}}`
-		var u PlanUpdateContent
+		var u acpv2.PlanUpdateContent
 		if err := json.Unmarshal([]byte(in), &u); err != nil {
 			t.Fatal(err)
 		}
-		items, ok := u.Value.(*PlanUpdateContentItems)
+		items, ok := u.Value.(*acpv2.PlanUpdateContentItems)
 		if !ok || items.PlanID != "plan_1" || len(items.Entries) != 1 || u.Tag() != "items" {
 			t.Fatalf("decoded %#v", u.Value)
 		}
@@ -196,11 +197,11 @@ func TestPlanUpdateContent(t *testing.T) {
 	})
 	t.Run("custom type with planId", func(t *testing.T) {
 		in := `{"type":"_custom","planId":"plan_2","body":{"z":1,"a":[true]},"_meta":{"n":9007199254740993}}`
-		var u PlanUpdateContent
+		var u acpv2.PlanUpdateContent
 		if err := json.Unmarshal([]byte(in), &u); err != nil {
 			t.Fatal(err)
 		}
-		o, ok := u.Value.(*PlanUpdateContentOther)
+		o, ok := u.Value.(*acpv2.PlanUpdateContentOther)
 		if !ok {
 			t.Fatalf("variant is %T", u.Value)
 		}
@@ -254,13 +255,13 @@ func TestUnstableTagsAreFallbackInStable(t *testing.T) {
 	}
 	for _, tc := range updates {
 		t.Run(tc.name, func(t *testing.T) {
-			var u SessionUpdate
+			var u acpv2.SessionUpdate
 			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
 				t.Fatalf("decode: %v", err)
 			}
 			var raw json.RawMessage
 			switch v := u.Value.(type) {
-			case *SessionUpdateOther:
+			case *acpv2.SessionUpdateOther:
 				if v.Tag != "plan_removed" || v.IsCustom() {
 					t.Errorf("fallback tag %q custom %v", v.Tag, v.IsCustom())
 				}
@@ -268,9 +269,9 @@ func TestUnstableTagsAreFallbackInStable(t *testing.T) {
 				if string(raw) != tc.in {
 					t.Errorf("Raw = %s", raw)
 				}
-			case *SessionUpdatePlanUpdate:
+			case *acpv2.SessionUpdatePlanUpdate:
 				skipIfUnstable(t, v.Plan.Value, tc.typeName)
-				o, ok := v.Plan.Value.(*PlanUpdateContentOther)
+				o, ok := v.Plan.Value.(*acpv2.PlanUpdateContentOther)
 				if !ok {
 					t.Fatalf("plan is %T, want *PlanUpdateContentOther", v.Plan.Value)
 				}
@@ -288,7 +289,7 @@ func TestUnstableTagsAreFallbackInStable(t *testing.T) {
 				t.Errorf("re-encoded %s\nwant %s", out, tc.in)
 			}
 			params := `{"sessionId":"s","update":` + tc.in + `}`
-			var n UpdateSessionNotification
+			var n acpv2.UpdateSessionNotification
 			if err := json.Unmarshal([]byte(params), &n); err != nil {
 				t.Fatal(err)
 			}
@@ -310,11 +311,11 @@ func TestNestedUnknownVariants(t *testing.T) {
 		`{"sessionUpdate":"state_update","state":"idle","stopReason":"future_reason","_meta":{"n":9007199254740993}}`,
 	} {
 		t.Run(in, func(t *testing.T) {
-			var u SessionUpdate
+			var u acpv2.SessionUpdate
 			if err := json.Unmarshal([]byte(in), &u); err != nil {
 				t.Fatalf("decode: %v", err)
 			}
-			if _, ok := u.Value.(*SessionUpdateStateUpdate); !ok {
+			if _, ok := u.Value.(*acpv2.SessionUpdateStateUpdate); !ok {
 				t.Fatalf("variant is %T", u.Value)
 			}
 			out := jsontest.Marshal(t, u)
@@ -324,7 +325,7 @@ func TestNestedUnknownVariants(t *testing.T) {
 			if n := bytes.Count(out, []byte(`"sessionUpdate"`)); n != 1 {
 				t.Errorf("encoding has %d sessionUpdate members", n)
 			}
-			var again SessionUpdate
+			var again acpv2.SessionUpdate
 			if err := json.Unmarshal(out, &again); err != nil {
 				t.Fatalf("decode own encoding: %v", err)
 			}
@@ -361,7 +362,7 @@ func TestElicitationContentValue(t *testing.T) {
 // included, so a form answer of null must survive a round trip.
 func TestElicitationContentNull(t *testing.T) {
 	in := `{"answer":null,"name":"x"}`
-	var m map[string]ElicitationContentValue
+	var m map[string]acpv2.ElicitationContentValue
 	if err := json.Unmarshal([]byte(in), &m); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -391,19 +392,19 @@ func TestErrorCode(t *testing.T) {
 
 func TestOpenEnums(t *testing.T) {
 	jsontest.RunOpenEnums(t, []jsontest.OpenEnumCase{
-		{Name: "ToolKind", Decode: jsontest.DecodeEnum[ToolKind], Known: "switch_mode", Other: []string{"_browser", "browse", ""}},
-		{Name: "ToolCallStatus", Decode: jsontest.DecodeEnum[ToolCallStatus], Known: "in_progress", Other: []string{"_queued", "queued"}},
-		{Name: "PlanEntryPriority", Decode: jsontest.DecodeEnum[PlanEntryPriority], Known: "medium", Other: []string{"_p0", "critical"}},
-		{Name: "PlanEntryStatus", Decode: jsontest.DecodeEnum[PlanEntryStatus], Known: "completed", Other: []string{"_blocked", "blocked"}},
-		{Name: "PermissionOptionKind", Decode: jsontest.DecodeEnum[PermissionOptionKind], Known: "allow_once", Other: []string{"_ask_later", "allow_session"}},
-		{Name: "Role", Decode: jsontest.DecodeEnum[Role], Known: "assistant", Other: []string{"_system", "system"}},
-		{Name: "NoticeSeverity", Decode: jsontest.DecodeEnum[NoticeSeverity], Known: "warning", Other: []string{"_fatal", "fatal"}},
-		{Name: "CompactionStatus", Decode: jsontest.DecodeEnum[CompactionStatus], Known: "completed", Other: []string{"_paused", "paused"}},
+		{Name: "ToolKind", Decode: jsontest.DecodeEnum[acpv2.ToolKind], Known: "switch_mode", Other: []string{"_browser", "browse", ""}},
+		{Name: "ToolCallStatus", Decode: jsontest.DecodeEnum[acpv2.ToolCallStatus], Known: "in_progress", Other: []string{"_queued", "queued"}},
+		{Name: "PlanEntryPriority", Decode: jsontest.DecodeEnum[acpv2.PlanEntryPriority], Known: "medium", Other: []string{"_p0", "critical"}},
+		{Name: "PlanEntryStatus", Decode: jsontest.DecodeEnum[acpv2.PlanEntryStatus], Known: "completed", Other: []string{"_blocked", "blocked"}},
+		{Name: "PermissionOptionKind", Decode: jsontest.DecodeEnum[acpv2.PermissionOptionKind], Known: "allow_once", Other: []string{"_ask_later", "allow_session"}},
+		{Name: "Role", Decode: jsontest.DecodeEnum[acpv2.Role], Known: "assistant", Other: []string{"_system", "system"}},
+		{Name: "NoticeSeverity", Decode: jsontest.DecodeEnum[acpv2.NoticeSeverity], Known: "warning", Other: []string{"_fatal", "fatal"}},
+		{Name: "CompactionStatus", Decode: jsontest.DecodeEnum[acpv2.CompactionStatus], Known: "completed", Other: []string{"_paused", "paused"}},
 	})
 
 	// An open enum inside a union keeps its unknown value.
 	in := `{"sessionUpdate":"tool_call_update","toolCallId":"c","kind":"_browser","status":"queued"}`
-	var u SessionUpdate
+	var u acpv2.SessionUpdate
 	if err := json.Unmarshal([]byte(in), &u); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -411,7 +412,7 @@ func TestOpenEnums(t *testing.T) {
 }
 
 func TestClosedEnums(t *testing.T) {
-	v, err := jsontest.DecodeAny[ElicitationSchemaType]([]byte(`"object"`))
+	v, err := jsontest.DecodeAny[acpv2.ElicitationSchemaType]([]byte(`"object"`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,7 +420,7 @@ func TestClosedEnums(t *testing.T) {
 		t.Errorf("re-encoded %s", out)
 	}
 	for _, bad := range []string{`"_custom"`, `"array"`, `""`, `"OBJECT"`} {
-		_, err := jsontest.DecodeAny[ElicitationSchemaType]([]byte(bad))
+		_, err := jsontest.DecodeAny[acpv2.ElicitationSchemaType]([]byte(bad))
 		jsontest.AssertTypeError(t, err, nil, bad)
 	}
 }
