@@ -27,6 +27,7 @@ type Turn struct {
 	cancelled atomic.Bool     // by session/cancel or session/close
 	done      chan struct{}   // closed once the turn has ended
 	saveCtx   context.Context // ctx without its cancellation, for the store
+	stopConn  func() bool     // stops ctx following the connection's end
 
 	mu      sync.Mutex  // orders the state updates of the calls
 	waiting int         // calls that wait on the client
@@ -122,7 +123,7 @@ func (t *Turn) block() {
 	defer t.mu.Unlock()
 	t.waiting++
 	if t.waiting == 1 && !t.ended.Load() && !t.Cancelled() {
-		_ = t.runner.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRequiresAction()))
+		_ = t.runner.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateRequiresAction()))
 	}
 }
 
@@ -133,7 +134,7 @@ func (t *Turn) unblock() {
 	defer t.mu.Unlock()
 	t.waiting--
 	if t.waiting == 0 && !t.ended.Load() && !t.Cancelled() {
-		_ = t.runner.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRunning()))
+		_ = t.runner.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateRunning()))
 	}
 }
 
