@@ -246,3 +246,19 @@ func copyToolCall(c ToolCall) ToolCall { return *deepCopy(&c) }
 func planFromItems(id string, entries []PlanEntry, meta json.RawMessage) PlanState {
 	return PlanState{ID: id, Kind: PlanKindItems, Entries: *deepCopy(&entries), Meta: copyRaw(meta)}
 }
+
+// changed returns copies of the plans and tool calls that change names,
+// as the state has them.
+func (s *SessionState) changed(change SessionChange) (plans []PlanState, calls []ToolCall) {
+	for _, id := range change.Plans {
+		if p, ok := s.Plan(id); ok {
+			plans = append(plans, p)
+		}
+	}
+	for _, id := range change.ToolCalls {
+		if c, ok := s.ToolCall(id); ok {
+			calls = append(calls, c)
+		}
+	}
+	return plans, calls
+}
