@@ -23,6 +23,12 @@ type SessionEvent struct {
 	Notification *SessionNotification
 	// Change is what the update changed in the session's state.
 	Change SessionChange
+	// Plans and ToolCalls are copies of the plans and tool calls the
+	// update changed as it left them, in the order of Change.Plans and
+	// Change.ToolCalls (a removed plan is not among them): what the
+	// event produced, whatever updates State has had since.
+	Plans     []PlanState
+	ToolCalls []ToolCall
 }
 
 // SessionRouter routes the session updates a client receives to the
@@ -113,7 +119,8 @@ type ActiveSession struct {
 
 func (s *ActiveSession) deliver(n *SessionNotification) {
 	change := s.state.Apply(n.Update)
-	s.queue.push(SessionEvent{Notification: n, Change: change})
+	plans, calls := s.state.changed(change)
+	s.queue.push(SessionEvent{Notification: n, Change: change, Plans: plans, ToolCalls: calls})
 }
 
 // Prompt runs a prompt turn with session/prompt and returns the agent's

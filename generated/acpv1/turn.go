@@ -20,12 +20,14 @@ import (
 // TurnFunc does the work of one prompt turn: it reads the prompt
 // (t.Request), reports its output with t.Say, t.Update, t.Plan and
 // t.ToolCall, and asks the client with t.RequestPermission and
-// t.CreateElicitation. ctx is cancelled when the client cancels the turn
-// (session/cancel, or session/close) and when the connection ends.
-// Returning nil ends the turn with stop reason end_turn, a *TurnStop with
-// its stop reason, and any other error answers session/prompt with that
-// error (an *Error as it is, any other as -32603 with its text); a
-// cancelled turn ends with cancelled, whatever it returns.
+// t.CreateElicitation. ctx is the session/prompt request's context (with
+// the span a tracing middleware started for it), cancelled when the
+// client cancels the turn (session/cancel, or session/close) and when the
+// connection ends. Returning nil ends the turn with stop reason end_turn,
+// a *TurnStop with its stop reason, and any other error answers
+// session/prompt with that error (an *Error as it is, any other as -32603
+// with its text); a cancelled turn ends with cancelled, whatever it
+// returns.
 type TurnFunc func(ctx context.Context, t *Turn) error
 
 // TurnStop is an error that ends a turn with a stop reason of the

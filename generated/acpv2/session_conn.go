@@ -20,6 +20,12 @@ type SessionEvent struct {
 	Notification *UpdateSessionNotification
 	// Change is what the update changed in the session's state.
 	Change SessionChange
+	// Plans and ToolCalls are copies of the plans and tool calls the
+	// update changed as it left them, in the order of Change.Plans and
+	// Change.ToolCalls (a removed plan is not among them): what the
+	// event produced, whatever updates State has had since.
+	Plans     []PlanState
+	ToolCalls []ToolCallState
 }
 
 // SessionRouter routes the session updates a client receives to the
@@ -97,7 +103,8 @@ func (s *ActiveSession) deliver(n *UpdateSessionNotification) {
 	if u, ok := n.Update.Value.(*SessionUpdateStateUpdate); ok && change.State && isIdle(u.StateUpdate) {
 		s.stopRefusing()
 	}
-	s.queue.push(SessionEvent{Notification: n, Change: change})
+	plans, calls := s.state.changed(change)
+	s.queue.push(SessionEvent{Notification: n, Change: change, Plans: plans, ToolCalls: calls})
 }
 
 // stopRefusing ends what Cancel answers at once (see

@@ -322,3 +322,19 @@ func planFromContent(c PlanUpdateContent) PlanState {
 	}
 	return planFromTaggedContent(c.Value)
 }
+
+// changed returns copies of the plans and tool calls that change names,
+// as the state has them.
+func (s *SessionState) changed(change SessionChange) (plans []PlanState, calls []ToolCallState) {
+	for _, id := range change.Plans {
+		if p, ok := s.Plan(id); ok {
+			plans = append(plans, p)
+		}
+	}
+	for _, id := range change.ToolCalls {
+		if c, ok := s.ToolCall(id); ok {
+			calls = append(calls, c)
+		}
+	}
+	return plans, calls
+}

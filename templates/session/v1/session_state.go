@@ -225,3 +225,19 @@ func (s *SessionState) toolCallList() []ToolCall {
 
 // copyToolCall returns a copy of c that shares no memory with it.
 func copyToolCall(c ToolCall) ToolCall { return *deepCopy(&c) }
+
+// changed returns copies of the plans and tool calls that change names,
+// as the state has them.
+func (s *SessionState) changed(change SessionChange) (plans []PlanState, calls []ToolCall) {
+	for _, id := range change.Plans {
+		if p, ok := s.Plan(id); ok {
+			plans = append(plans, p)
+		}
+	}
+	for _, id := range change.ToolCalls {
+		if c, ok := s.ToolCall(id); ok {
+			calls = append(calls, c)
+		}
+	}
+	return plans, calls
+}

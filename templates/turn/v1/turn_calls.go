@@ -4,6 +4,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -31,6 +32,26 @@ func (t *Turn) SessionID() SessionID { return t.session.id }
 
 // Request returns the session/prompt request of the turn.
 func (t *Turn) Request() *PromptRequest { return t.request }
+
+// SessionRequest returns the parameters of the request that created the
+// turn's session, or last loaded or resumed it: its working directory,
+// MCP servers and _meta, as received. The session's record keeps them:
+// a session the runner serves again from its store has them too.
+func (t *Turn) SessionRequest() *NewSessionRequest {
+	s := t.session
+	s.send.Lock()
+	rec := s.rec
+	p := &NewSessionRequest{Cwd: rec.Cwd, Meta: append(json.RawMessage(nil), rec.Meta...)}
+	servers := rec.MCPServers
+	s.send.Unlock()
+	if len(p.Meta) == 0 {
+		p.Meta = nil
+	}
+	if servers != nil {
+		_ = json.Unmarshal(servers, &p.MCPServers) // the runner wrote them
+	}
+	return p
+}
 
 // Cancelled reports whether the client cancelled the turn (session/cancel
 // or session/close); the TurnFunc's context is cancelled then too.

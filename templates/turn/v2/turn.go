@@ -15,8 +15,11 @@ import (
 
 // TurnFunc does the work of one prompt turn: it reads the prompt
 // (t.Request), reports its output with t.Say and t.Update, and asks the
-// client with t.RequestPermission and t.CreateElicitation. ctx is
-// cancelled when the client cancels the turn (session/cancel, or
+// client with t.RequestPermission and t.CreateElicitation. ctx has the
+// values of the session/prompt request's context (the span a tracing
+// middleware started for it), past the prompt's answer, and the runner
+// sends the turn's updates and requests, its own included, with them. ctx
+// is cancelled when the client cancels the turn (session/cancel, or
 // session/close) and when the connection ends. Returning nil ends the turn
 // with stop reason end_turn, and an error with stop reason error carrying
 // the error (an *Error as it is, any other as -32603 with its text), or
@@ -163,7 +166,7 @@ func (r *TurnRunner) Prompt(ctx context.Context, p *PromptRequest) (*PromptRespo
 		r.mu.Unlock()
 		return nil, err
 	}
-	t := r.insert(s, p)
+	t := r.insert(ctx, s, p)
 	r.mu.Unlock()
 	if !afterAnswer(ctx, func() { go r.runTurn(t) }) {
 		go r.runTurn(t) // not served by a connection
@@ -222,12 +225,19 @@ func (s *turnSession) removeHeld(h *heldPrompt) {
 	}
 }
 
-// insert makes p the running turn of s; r.mu is held.
-func (r *TurnRunner) insert(s *turnSession, p *PromptRequest) *Turn {
+// insert makes p, whose request's context is ctx, the running turn of s;
+// r.mu is held. The turn's context has the values of ctx (the prompt's
+// trace span, say), for what the turn sends to be the prompt's, but not
+// its end: the turn outlives the prompt's answer. It ends with
+// session/cancel or session/close, with the connection, and with the
+// turn.
+func (r *TurnRunner) insert(ctx context.Context, s *turnSession, p *PromptRequest) *Turn {
 	t := &Turn{runner: r, session: s, request: p, done: make(chan struct{}),
 		user: MessageID(r.newID("msg_")), reply: MessageID(r.newID("msg_"))}
-	t.ctx, t.cancel = context.WithCancel(r.conn.ctx)
-	t.saveCtx = context.WithoutCancel(t.ctx)
+	// Not the prompt's request either: its hooks are the prompt's.
+	t.saveCtx = context.WithValue(context.WithoutCancel(ctx), requestContextKey{}, nil)
+	t.ctx, t.cancel = context.WithCancel(t.saveCtx)
+	t.stopConn = context.AfterFunc(r.conn.ctx, t.cancel)
 	s.turn = t
 	if r.running == 0 {
 		r.drained = make(chan struct{})
@@ -280,7 +290,7 @@ func (r *TurnRunner) runTurn(t *Turn) {
 	defer r.endTurn(t)
 	user := NewSessionUpdateUserMessage(t.user)
 	user.Value.(*SessionUpdateUserMessage).Content = Some(t.request.Prompt)
-	if r.sendState(t.session, user) != nil || r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRunning())) != nil {
+	if r.sendState(t, user) != nil || r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateRunning())) != nil {
 		t.cancel()
 		return
 	}
@@ -288,7 +298,7 @@ func (r *TurnRunner) runTurn(t *Turn) {
 	t.mu.Lock()
 	t.ended.Store(true) // no state update of the turn's calls from here on
 	t.mu.Unlock()
-	_ = r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(err))))
+	_ = r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(err))))
 }
 
 // call calls the TurnFunc for t; a panic in it is logged and ends the
@@ -305,6 +315,7 @@ func (r *TurnRunner) call(t *Turn) (err error) {
 
 // endTurn frees the session of t for the next prompt.
 func (r *TurnRunner) endTurn(t *Turn) {
+	t.stopConn()
 	t.cancel()
 	r.mu.Lock()
 	if t.session.turn == t {
@@ -319,11 +330,11 @@ func (r *TurnRunner) endTurn(t *Turn) {
 	close(t.done)
 }
 
-// sendState records update u of session s in its state and sends it,
-// with the connection's context: the runner's own updates go out after a
-// cancellation too.
-func (r *TurnRunner) sendState(s *turnSession, u SessionUpdate) error {
-	return r.emit(r.conn.ctx, s, u)
+// sendState records update u of turn t's session in its state and sends
+// it, with the turn's context without its cancellation: the runner's own
+// updates are the prompt's too, and go out after a cancellation.
+func (r *TurnRunner) sendState(t *Turn, u SessionUpdate) error {
+	return r.emitWith(t.saveCtx, t.saveCtx, t.session, u)
 }
 
 // Update sends update u of session id and records it in the session's

@@ -4,6 +4,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -23,6 +24,7 @@ type Turn struct {
 	cancelled atomic.Bool     // by session/cancel or session/close
 	done      chan struct{}   // closed once the turn has ended
 	saveCtx   context.Context // ctx without its cancellation, for the store
+	stopConn  func() bool     // stops ctx following the connection's end
 
 	mu      sync.Mutex  // orders the state updates of the calls
 	waiting int         // calls that wait on the client
@@ -34,6 +36,32 @@ func (t *Turn) SessionID() SessionID { return t.session.id }
 
 // Request returns the session/prompt request of the turn.
 func (t *Turn) Request() *PromptRequest { return t.request }
+
+// SessionRequest returns the parameters of the request that created the
+// turn's session: its working directory, MCP servers and _meta, as
+// received. The session's record keeps them: a session the runner serves
+// again from its store has them too.
+func (t *Turn) SessionRequest() *NewSessionRequest {
+	s := t.session
+	s.send.Lock()
+	rec := s.rec
+	p := &NewSessionRequest{Cwd: AbsolutePath(rec.Cwd), Meta: append(json.RawMessage(nil), rec.Meta...)}
+	servers := rec.MCPServers
+	s.send.Unlock()
+	if len(p.Meta) == 0 {
+		p.Meta = nil
+	}
+	if servers != nil {
+		_ = json.Unmarshal(servers, &p.MCPServers) // the runner wrote them
+	}
+	return p
+}
+
+// Plan sends plan planID of the turn's session, entries being all of it,
+// as a plan_update, and records it in the session's state.
+func (t *Turn) Plan(ctx context.Context, planID PlanID, entries []PlanEntry) error {
+	return t.Update(ctx, NewSessionUpdatePlanUpdate(NewPlanUpdateContentItems(planID, entries)))
+}
 
 // UserMessageID returns the id of the user message the prompt inserted,
 // with which session/prompt was answered.
@@ -118,7 +146,7 @@ func (t *Turn) block() {
 	defer t.mu.Unlock()
 	t.waiting++
 	if t.waiting == 1 && !t.ended.Load() && !t.Cancelled() {
-		_ = t.runner.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRequiresAction()))
+		_ = t.runner.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateRequiresAction()))
 	}
 }
 
@@ -129,7 +157,7 @@ func (t *Turn) unblock() {
 	defer t.mu.Unlock()
 	t.waiting--
 	if t.waiting == 0 && !t.ended.Load() && !t.Cancelled() {
-		_ = t.runner.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRunning()))
+		_ = t.runner.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateRunning()))
 	}
 }
 
