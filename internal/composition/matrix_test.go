@@ -1,11 +1,5 @@
 //go:build unstable_mcp_over_acp || unstable
 
-// Package composition tests the pieces of acpgen combined as the docs
-// combine them: one acpv2.TurnRunner agent behind acprouter, reached over
-// stdio (the agent a process), Streamable HTTP and WebSocket by a v1 and a
-// v2 client, acpotel on both sides, the client giving the agent an MCP
-// tool over ACP. It lives behind the unstable_mcp_over_acp tag, as acpmcp
-// does, and make test runs it with the packages of MCP_PKGS.
 package composition
 
 import (
