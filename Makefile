@@ -34,10 +34,11 @@ check:
 FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -d '"' | sort -u)
 
 # The hand-written packages behind the unstable_mcp_over_acp tag (MCP over
-# ACP on the Go MCP SDK, and its example): every file carries the tag, so
-# the untagged runs skip them and the loop below tests them with the tags
-# that enable the feature.
-MCP_PKGS := ./acpmcp/... ./examples/mcp/...
+# ACP on the Go MCP SDK, its example, and the composition matrix, whose
+# client gives the agent an MCP tool): every file carries the tag, so the
+# untagged runs skip them and the loop below tests them with the tags that
+# enable the feature.
+MCP_PKGS := ./acpmcp/... ./examples/mcp/... ./internal/composition/...
 
 # The tests of the generated packages that live outside generated/ (they
 # need none of the packages' unexported names); they run under every tag

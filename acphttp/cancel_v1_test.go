@@ -79,7 +79,10 @@ func TestV1PromptCancelOverHTTP(t *testing.T) {
 			agents := make(chan *askingAgent, 1)
 			s := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 				a := &askingAgent{cancelled: make(chan struct{}), late: make(chan struct{})}
-				a.conn = acpv1.NewAgentSideConnection(a, out, in)
+				acpv1.NewAgentSideConnectionFunc(func(conn *acpv1.AgentSideConnection) acpv1.Agent {
+					a.conn = conn
+					return a
+				}, out, in)
 				agents <- a
 				return a.conn, nil
 			}, nil)

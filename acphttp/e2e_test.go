@@ -81,7 +81,10 @@ func connectEcho(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, er
 func connectWaiting(waiting chan<- struct{}) acphttp.ConnectFunc {
 	return func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 		a := &echoAgent{waiting: waiting}
-		a.conn = acpv1.NewAgentSideConnection(a, out, in)
+		acpv1.NewAgentSideConnectionFunc(func(conn *acpv1.AgentSideConnection) acpv1.Agent {
+			a.conn = conn
+			return a
+		}, out, in)
 		return a.conn, nil
 	}
 }

@@ -69,7 +69,10 @@ func loadingServer(t *testing.T, h *history, r *acphttp.Resumable) (string, func
 	r.KeepAlive = testKeepAlive
 	s := acphttp.NewServer(func(_ *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 		a := &loadingAgent{history: h}
-		a.conn = acpv1.NewAgentSideConnection(a, out, in)
+		acpv1.NewAgentSideConnectionFunc(func(conn *acpv1.AgentSideConnection) acpv1.Agent {
+			a.conn = conn
+			return a
+		}, out, in)
 		return a.conn, nil
 	}, &acphttp.Options{Resumable: r, ErrorLog: log.New(io.Discard, "", 0)})
 	ts := httptest.NewServer(s)
@@ -109,7 +112,10 @@ func dialFallback(t *testing.T, profile, addr string) *fallbackClient {
 	}
 	t.Cleanup(func() { tr.Close() })
 	f.tr = tr
-	f.conn = acpv1.NewClientSideConnection(f.rec, tr, tr)
+	acpv1.NewClientSideConnectionFunc(func(conn *acpv1.ClientSideConnection) acpv1.Client {
+		f.conn = conn
+		return f.rec
+	}, tr, tr)
 	if _, err := f.conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +305,10 @@ func TestResumeStateUpdateV2(t *testing.T) {
 	release := make(chan struct{})
 	s := acphttp.NewServer(func(_ *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 		a := &runningAgentV2{release: release}
-		a.conn = acpv2.NewAgentSideConnection(a, out, in)
+		acpv2.NewAgentSideConnectionFunc(func(conn *acpv2.AgentSideConnection) acpv2.Agent {
+			a.conn = conn
+			return a
+		}, out, in)
 		return a.conn, nil
 	}, &acphttp.Options{Resumable: &acphttp.Resumable{}, ErrorLog: log.New(io.Discard, "", 0)})
 	url := serveHandler(t, s)

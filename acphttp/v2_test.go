@@ -64,7 +64,10 @@ func (r *recorderV2) RequestPermission(ctx context.Context, p *acpv2.RequestPerm
 func TestV2(t *testing.T) {
 	s := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 		a := &echoAgentV2{}
-		a.conn = acpv2.NewAgentSideConnection(a, out, in)
+		acpv2.NewAgentSideConnectionFunc(func(conn *acpv2.AgentSideConnection) acpv2.Agent {
+			a.conn = conn
+			return a
+		}, out, in)
 		return a.conn, nil
 	}, nil)
 	url := serveHandler(t, s)

@@ -53,11 +53,17 @@ func testAgent(mode string) {
 		<-conn.Done()
 	case "die7-v1":
 		var a dyingV1
-		a.conn = acpv1.NewAgentSideConnection(&a, os.Stdout, os.Stdin)
+		acpv1.NewAgentSideConnectionFunc(func(conn *acpv1.AgentSideConnection) acpv1.Agent {
+			a.conn = conn
+			return &a
+		}, os.Stdout, os.Stdin)
 		<-a.conn.Done()
 	case "die7-v2":
 		var a dyingV2
-		a.conn = acpv2.NewAgentSideConnection(&a, os.Stdout, os.Stdin)
+		acpv2.NewAgentSideConnectionFunc(func(conn *acpv2.AgentSideConnection) acpv2.Agent {
+			a.conn = conn
+			return &a
+		}, os.Stdout, os.Stdin)
 		<-a.conn.Done()
 	case "exit3":
 		fmt.Fprintln(os.Stderr, "reading the configuration")

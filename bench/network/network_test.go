@@ -214,7 +214,10 @@ func connect(ctx context.Context, url string) (benchClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.conn = acpv1.NewClientSideConnection(c, t, t)
+	acpv1.NewClientSideConnectionFunc(func(conn *acpv1.ClientSideConnection) acpv1.Client {
+		c.conn = conn
+		return c
+	}, t, t)
 	c.closer = t.Close
 	if _, err := c.conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
 		t.Close()

@@ -31,7 +31,21 @@ func serve(w io.Writer, r io.Reader) error {
 		return err
 	}
 	<-conn.Done()
-	return nil
+	return closeErr(conn)
+}
+
+// closeErr returns why conn ended when that was a failure, and nil when
+// the client closed its end, the normal close.
+func closeErr(conn acprouter.Conn) error {
+	c, ok := conn.(interface{ Err() error })
+	if !ok {
+		return nil
+	}
+	err := c.Err()
+	if err == nil || errors.Is(err, acpv1.ErrPeerClosed) || errors.Is(err, acpv2.ErrPeerClosed) {
+		return nil
+	}
+	return err
 }
 
 // newRouter returns the version router of the example: a v1 client gets
@@ -90,6 +104,14 @@ type turnsConn struct {
 		Close() error
 	}
 	done chan struct{}
+}
+
+// Err returns why the connection ended, nil while it is open.
+func (t *turnsConn) Err() error {
+	if c, ok := t.conn.(interface{ Err() error }); ok {
+		return c.Err()
+	}
+	return nil
 }
 
 // withTurns returns conn, done once wait, which waits for the turns of

@@ -47,6 +47,13 @@ import (
 // return once the connection has ended; errors.Is finds it.
 var ErrConnectionClosed = errors.New("acp: connection closed")
 
+// ErrPeerClosed is the cause, wrapped in Err's error beside
+// ErrConnectionClosed, of a connection whose peer closed its end: the
+// normal end of a connection that its peer ends. A program tells it from a
+// failure with errors.Is; an input that knows why it ended (a process's
+// exit) wraps that reason too.
+var ErrPeerClosed = errors.New("the peer closed the connection")
+
 // ExtMethodHandler is implemented by an Agent or Client that handles
 // extension requests, whose method names start with "_". The result is
 // written as Message.MarshalJSON writes a result (a json.RawMessage as is).

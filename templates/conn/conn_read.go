@@ -44,9 +44,9 @@ func (c *connection) readLines() (parked bool) {
 			// error that wraps io.EOF.
 			c.flushing.Store(true)
 			if err == io.EOF {
-				c.end(errors.New("the peer closed the connection"))
+				c.end(ErrPeerClosed)
 			} else {
-				c.end(fmt.Errorf("the peer closed the connection: %w", err))
+				c.end(fmt.Errorf("%w: %w", ErrPeerClosed, err))
 			}
 			return false
 		case err != nil:

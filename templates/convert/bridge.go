@@ -78,7 +78,9 @@ func NewBridgeFunc(newAgent func(*acpv2.AgentSideConnection) acpv2.Agent, w io.W
 	}
 	b.v2 = acpv2.NewAgentSideConnectionFunc(newAgent, agentW, agentR, acpv2.WithMiddleware(opts.Middleware...))
 	b.peer = acpv2.NewClientSideConnection(bridgeClient{b}, peerW, peerR)
-	b.v1 = acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
+	// b.v1 is set before the connection reads, once: the agent's updates,
+	// which the client's messages cause, read it on the peer's goroutines.
+	acpv1.NewAgentSideConnectionFunc(func(c *acpv1.AgentSideConnection) acpv1.Agent {
 		b.v1 = c
 		return bridgeAgent{b}
 	}, w, r, opts.V1...)

@@ -43,6 +43,9 @@ func (a *agent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.Prom
 
 func main() {
 	a := &agent{}
-	a.conn = acpv1.NewAgentSideConnection(a, os.Stdout, os.Stdin)
+	acpv1.NewAgentSideConnectionFunc(func(conn *acpv1.AgentSideConnection) acpv1.Agent {
+		a.conn = conn
+		return a
+	}, os.Stdout, os.Stdin)
 	<-a.conn.Done()
 }

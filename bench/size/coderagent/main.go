@@ -71,6 +71,8 @@ func (a *agent) SetSessionMode(ctx context.Context, p acp.SetSessionModeRequest)
 
 func main() {
 	a := &agent{}
+	// coder/acp-go-sdk offers no constructor that hands the connection to
+	// the agent before it reads (acpgen's …Func ones): this is its way.
 	a.conn = acp.NewAgentSideConnection(a, os.Stdout, os.Stdin)
 	<-a.conn.Done()
 }

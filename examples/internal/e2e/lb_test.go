@@ -269,7 +269,10 @@ func dialBalancer(t *testing.T, ctx context.Context, u string) *lbClient {
 	if err != nil {
 		t.Fatalf("dial %s: %v", u, err)
 	}
-	c.conn = acpv1.NewClientSideConnection(c, tr, tr)
+	acpv1.NewClientSideConnectionFunc(func(conn *acpv1.ClientSideConnection) acpv1.Client {
+		c.conn = conn
+		return c
+	}, tr, tr)
 	var once sync.Once
 	c.close = func() {
 		once.Do(func() {

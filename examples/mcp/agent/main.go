@@ -79,4 +79,9 @@ func main() {
 		return a
 	}, os.Stdout, os.Stdin)
 	<-conn.Done()
+	// The client closing its end is the normal close; anything else failed.
+	if err := conn.Err(); !errors.Is(err, acpv1.ErrPeerClosed) {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+		os.Exit(1)
+	}
 }

@@ -140,7 +140,10 @@ func (c *updateCaller) SessionUpdate(ctx context.Context, n *acpv1.SessionNotifi
 func TestNotificationHandlerMustNotWait(t *testing.T) {
 	l, w, r := newLineWire(t)
 	c := &updateCaller{err: make(chan error, 1)}
-	c.conn = acpv1.NewClientSideConnection(c, w, r)
+	acpv1.NewClientSideConnectionFunc(func(conn *acpv1.ClientSideConnection) acpv1.Client {
+		c.conn = conn
+		return c
+	}, w, r)
 	defer c.conn.Close()
 	l.send(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}`)
 	select {

@@ -222,7 +222,10 @@ func TestActiveSessionSetConfigOption(t *testing.T) {
 	client := &routingClient{}
 	toAgent, fromClient := io.Pipe()
 	toClient, fromAgent := io.Pipe()
-	a.conn = acpv1.NewAgentSideConnection(a, fromAgent, toAgent)
+	acpv1.NewAgentSideConnectionFunc(func(conn *acpv1.AgentSideConnection) acpv1.Agent {
+		a.conn = conn
+		return a
+	}, fromAgent, toAgent)
 	conn := acpv1.NewClientSideConnection(client, fromClient, toClient)
 	defer func() {
 		fromClient.Close()

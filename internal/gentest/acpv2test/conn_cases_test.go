@@ -140,9 +140,15 @@ func TestConnInteropCases(t *testing.T) {
 	agentIn, toAgent := io.Pipe()
 	clientIn, toClient := io.Pipe()
 	a := &caseAgent{cancelled: map[acpv2.SessionID]bool{}}
-	a.conn = acpv2.NewAgentSideConnection(a, toClient, agentIn)
+	acpv2.NewAgentSideConnectionFunc(func(conn *acpv2.AgentSideConnection) acpv2.Agent {
+		a.conn = conn
+		return a
+	}, toClient, agentIn)
 	c := &caseClient{chunks: map[acpv2.SessionID][]string{}, answers: map[acpv2.SessionID]string{}}
-	c.conn = acpv2.NewClientSideConnection(c, toAgent, clientIn)
+	acpv2.NewClientSideConnectionFunc(func(conn *acpv2.ClientSideConnection) acpv2.Client {
+		c.conn = conn
+		return c
+	}, toAgent, clientIn)
 	defer func() { toAgent.Close(); toClient.Close(); <-a.conn.Done(); <-c.conn.Done() }()
 	ctx := conntest.Ctx(t)
 

@@ -191,7 +191,10 @@ func startBridgeWith(t *testing.T, a bridgedAgent, undeliverable func(*acpv2.Upd
 	b := convert.NewBridge(a, p.agentW, p.agentR, convert.BridgeOptions{Undeliverable: undeliverable})
 	a.setConn(b.V2())
 	rec := &recorder{}
-	rec.conn = acpv1.NewClientSideConnection(rec, p.clientW, p.clientR)
+	acpv1.NewClientSideConnectionFunc(func(conn *acpv1.ClientSideConnection) acpv1.Client {
+		rec.conn = conn
+		return rec
+	}, p.clientW, p.clientR)
 	t.Cleanup(func() {
 		p.clientW.Close()
 		select {
