@@ -98,8 +98,12 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return nil
 	}
 	key := idKey(req.ID)
-	rctx, cancel := context.WithCancel(c.ctx)
-	stop := context.AfterFunc(ctx, cancel)
+	// The call keeps ctx's values (a trace's span among them) and ends
+	// when ctx or the connection does.
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stopCall := context.AfterFunc(ctx, cancel)
+	stopConn := context.AfterFunc(c.ctx, cancel)
+	stop := func() { stopCall(); stopConn() }
 	c.mu.Lock()
 	c.active[key] = cancel
 	c.mu.Unlock()
