@@ -4,6 +4,7 @@ package acpclient
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/acpgen/acpgen/acplaunch"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/internal/node"
 )
 
 // recorderV2 is a client written once, against v2: it records the kinds
@@ -82,10 +84,41 @@ func turnV2(t *testing.T, c *recorderV2, conn *acpv2.ClientSideConnection, promp
 	}
 }
 
+// startV2Client starts cmd and returns c's connection to it, initialized:
+// a v2 one, or, when v1, the v1 one through OverV1.
+func startV2Client(t *testing.T, cmd *exec.Cmd, c acpv2.Client, v1 bool) *acpv2.ClientSideConnection {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	init := acpv2.NewInitializeRequest(2, acpv2.Implementation{Name: "once", Version: "1"})
+	if !v1 {
+		a, err := acplaunch.StartV2(ctx, cmd, c, init, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		return a.ClientSideConnection
+	}
+	over := NewOverV1(c)
+	over.Undeliverable = func(n *acpv1.SessionNotification, err error) { t.Errorf("undeliverable %s: %v", n.Update.Tag(), err) }
+	a, err := acplaunch.StartV1(ctx, cmd, over.V1Client(), acpv1.NewInitializeRequest(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	conn := over.Connect(a.ClientSideConnection, a.Result)
+	res, err := conn.Initialize(ctx, init)
+	if err != nil || res.ProtocolVersion != 2 || res.Capabilities == nil || res.Capabilities.Session == nil {
+		t.Fatalf("the v2 initialize over the adapter: %+v, %v", res, err)
+	}
+	return conn
+}
+
 // TestOneV2ClientBothVersions: one client, written against v2, runs the
 // same turn with the example agent in v2 and, through OverV1, in v1: the
-// same text, the same kinds of update (tool calls, plan, state), the same
-// stop reason.
+// same text, the same kinds of update (and the plan), the same stop
+// reason; and it opens sessions with the TypeScript SDK's agent of both
+// versions.
 func TestOneV2ClientBothVersions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the example agent")
@@ -97,30 +130,7 @@ func TestOneV2ClientBothVersions(t *testing.T) {
 	var lines, kinds [][]string
 	for _, v1 := range []bool{false, true} {
 		c := &recorderV2{}
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		var conn *acpv2.ClientSideConnection
-		if v1 {
-			over := NewOverV1(c)
-			over.Undeliverable = func(n *acpv1.SessionNotification, err error) { t.Errorf("undeliverable %s: %v", n.Update.Tag(), err) }
-			a, err := acplaunch.StartV1(ctx, exec.Command(agent), over.V1Client(), acpv1.NewInitializeRequest(1), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { a.Close() })
-			conn = over.Connect(a.ClientSideConnection, a.Result)
-			res, err := conn.Initialize(ctx, acpv2.NewInitializeRequest(2, acpv2.Implementation{Name: "once", Version: "1"}))
-			if err != nil || res.ProtocolVersion != 2 || res.Capabilities == nil || res.Capabilities.Session == nil {
-				t.Fatalf("the v2 initialize over the adapter: %+v, %v", res, err)
-			}
-		} else {
-			a, err := acplaunch.StartV2(ctx, exec.Command(agent), c, acpv2.NewInitializeRequest(2, acpv2.Implementation{Name: "once", Version: "1"}), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { a.Close() })
-			conn = a.ClientSideConnection
-		}
-		cancel()
+		conn := startV2Client(t, exec.Command(agent), c, v1)
 		if stop := turnV2(t, c, conn, "/plan A; B"); stop != "end_turn" {
 			t.Errorf("v1 %v: stop %q", v1, stop)
 		}
@@ -134,6 +144,21 @@ func TestOneV2ClientBothVersions(t *testing.T) {
 	for _, k := range append(kinds[0], "plan_update") {
 		if !slices.Contains(kinds[1], k) {
 			t.Errorf("no %s from the v1 agent: %q", k, kinds[1])
+		}
+	}
+
+	nodeBin := node.Require(t)
+	script := filepath.Join(node.Dir(), "agent_router.mjs")
+	for _, v1 := range []bool{false, true} {
+		cmd := exec.Command(nodeBin, script)
+		cmd.Env = append(os.Environ(), "NODE_NO_WARNINGS=1")
+		c := &recorderV2{}
+		conn := startV2Client(t, cmd, c, v1)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		s, _, err := c.NewSession(ctx, conn, acpv2.NewNewSessionRequest(acpv2.AbsolutePath(t.TempDir())))
+		cancel()
+		if err != nil || s.ID() == "" {
+			t.Fatalf("v1 %v: session/new with the TypeScript agent: %v", v1, err)
 		}
 	}
 }
