@@ -26,6 +26,7 @@ type recorderV2 struct {
 	mu    sync.Mutex
 	lines []string
 	kinds []string
+	asked chan struct{} // if not nil, permission requests are told here and wait for their context to end
 }
 
 func (r *recorderV2) UpdateSession(ctx context.Context, n *acpv2.UpdateSessionNotification) error {
@@ -50,6 +51,10 @@ func (r *recorderV2) UpdateSession(ctx context.Context, n *acpv2.UpdateSessionNo
 }
 
 func (r *recorderV2) RequestPermission(ctx context.Context, p *acpv2.RequestPermissionRequest) (*acpv2.RequestPermissionResponse, error) {
+	if r.asked != nil {
+		r.asked <- struct{}{}
+		<-ctx.Done()
+	}
 	for _, o := range p.Options {
 		if o.Kind == acpv2.PermissionOptionKindAllowOnce {
 			return acpv2.NewRequestPermissionResponse(acpv2.NewRequestPermissionOutcomeSelected(o.OptionID)), nil
@@ -160,5 +165,42 @@ func TestOneV2ClientBothVersions(t *testing.T) {
 		if err != nil || s.ID() == "" {
 			t.Fatalf("v1 %v: session/new with the TypeScript agent: %v", v1, err)
 		}
+	}
+}
+
+// TestV2CancelBothVersions: a client written once against v2 cancels a
+// turn that waits on its permission request, with the example agent in
+// v2 and in v1 (through OverV1): Cancel answers the request cancelled and
+// returns the stop reason cancelled.
+func TestV2CancelBothVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the example agent")
+	}
+	agent := filepath.Join(t.TempDir(), "agent")
+	if b, err := exec.Command("go", "build", "-o", agent, "../examples/agent").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	for _, v1 := range []bool{false, true} {
+		c := &recorderV2{asked: make(chan struct{}, 1)}
+		conn := startV2Client(t, exec.Command(agent), c, v1)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		s, _, err := c.NewSession(ctx, conn, acpv2.NewNewSessionRequest(acpv2.AbsolutePath(t.TempDir())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Prompt(ctx, []acpv2.ContentBlock{acpv2.NewContentBlockText("cancel me")}); err != nil {
+			t.Fatal(err)
+		}
+		<-c.asked
+		stop, err := s.Cancel(ctx)
+		cancel()
+		if err != nil || stop != "cancelled" {
+			t.Errorf("v1 %v: Cancel: %q, %v; want the stop reason cancelled", v1, stop, err)
+		}
+		c.mu.Lock()
+		if !slices.Contains(c.lines, "permission: cancelled") {
+			t.Errorf("v1 %v: the agent said %q, not that its permission request was cancelled", v1, c.lines)
+		}
+		c.mu.Unlock()
 	}
 }
