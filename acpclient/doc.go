@@ -23,7 +23,9 @@
 //
 // OverV2 lets a client written once, against acpv1, speak to v2 agents
 // too, through convert's Bridge: with acplaunch.Start (or
-// convert.Negotiate), the same client serves either version.
+// convert.Negotiate), the same client serves either version. OverV1 is the
+// other direction: a client written against acpv2 drives a v1 agent, its
+// updates converted to v2.
 //
 // # Files
 //

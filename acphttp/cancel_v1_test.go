@@ -2,6 +2,7 @@ package acphttp_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -70,12 +71,14 @@ func (c *holdingRouted) RequestPermission(ctx context.Context, p *acpv1.RequestP
 }
 
 // TestV1PromptCancelOverHTTP: over both profiles, cancelling the context
-// of a v1 session's Prompt sends session/cancel, answers the pending and
+// of a v1 session's Prompt, or calling its Cancel (which returns the stop
+// reason too), sends session/cancel, answers the pending and
 // the late permission request cancelled, and returns the agent's stop
 // reason, cancelled.
 func TestV1PromptCancelOverHTTP(t *testing.T) {
-	for _, profile := range []string{"http", "ws"} {
-		t.Run(profile, func(t *testing.T) {
+	for _, tc := range []struct{ profile, how string }{{"http", "context"}, {"ws", "context"}, {"http", "Cancel"}, {"ws", "Cancel"}} {
+		profile, how := tc.profile, tc.how
+		t.Run(profile+"/"+how, func(t *testing.T) {
 			agents := make(chan *askingAgent, 1)
 			s := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 				a := &askingAgent{cancelled: make(chan struct{}), late: make(chan struct{})}
@@ -105,10 +108,23 @@ func TestV1PromptCancelOverHTTP(t *testing.T) {
 			}
 			a := <-agents
 			pctx, pcancel := context.WithCancel(ctx)
-			time.AfterFunc(100*time.Millisecond, pcancel)
+			cancelled := make(chan string, 1)
+			if how == "context" {
+				time.AfterFunc(100*time.Millisecond, pcancel)
+				cancelled <- "cancelled <nil>"
+			} else {
+				defer pcancel()
+				time.AfterFunc(100*time.Millisecond, func() {
+					stop, err := sess.Cancel(ctx)
+					cancelled <- fmt.Sprint(stop, " ", err)
+				})
+			}
 			res, err := sess.Prompt(pctx, []acpv1.ContentBlock{acpv1.NewContentBlockText("hi")})
 			if err != nil || res.StopReason != acpv1.StopReasonCancelled {
 				t.Fatalf("Prompt: %+v, %v; want stop reason cancelled", res, err)
+			}
+			if got := <-cancelled; got != "cancelled <nil>" {
+				t.Errorf("Cancel: %s, want the stop reason cancelled", got)
 			}
 			a.mu.Lock()
 			defer a.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // SessionEvent is one session update as an ActiveSession hands it out: the
@@ -43,6 +44,9 @@ type SessionRouter struct {
 	// Unrouted, if not nil, is called with the updates of sessions that are
 	// not routed, in order, instead of their being kept.
 	Unrouted func(ctx context.Context, n *UpdateSessionNotification) error
+	// CancelWait bounds the wait of an ActiveSession's Cancel for the agent
+	// to end the turn it cancelled; DefaultCancelWait when zero.
+	CancelWait time.Duration
 
 	mu       sync.Mutex
 	sessions map[SessionID]*ActiveSession

@@ -109,7 +109,7 @@ func TestPromptContextCancels(t *testing.T) {
 				if how == "context" {
 					pcancel()
 				} else {
-					time.AfterFunc(50*time.Millisecond, func() { _ = s.Cancel(ctx) })
+					time.AfterFunc(50*time.Millisecond, func() { _, _ = s.Cancel(ctx) })
 				}
 				for len(seen) < 2 {
 					m := a.read()

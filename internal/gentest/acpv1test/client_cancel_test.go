@@ -66,9 +66,11 @@ func TestClientCancelLateRequests(t *testing.T) {
 				prompted <- err
 			}()
 			p.expect(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"sess_1","prompt":[{"type":"text","text":"hi"}]}}`)
-			if err := s.Cancel(ctx); err != nil {
-				t.Fatal(err)
-			}
+			cancelled := make(chan string, 1)
+			go func() {
+				stop, err := s.Cancel(ctx)
+				cancelled <- fmt.Sprint(stop, " ", err)
+			}()
 			p.expect(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess_1"}}`)
 			time.Sleep(delay)
 			p.send(fmt.Sprintf(lateAsk, 1))
@@ -81,6 +83,9 @@ func TestClientCancelLateRequests(t *testing.T) {
 			p.send(`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"cancelled"}}`)
 			if err := <-prompted; err != nil {
 				t.Fatal(err)
+			}
+			if got := <-cancelled; got != "cancelled <nil>" {
+				t.Fatalf("Cancel: %s, want the stop reason cancelled", got)
 			}
 			select {
 			case m := <-client.served:

@@ -64,8 +64,8 @@ func TestActiveSessionCancel(t *testing.T) {
 		done <- result{res, err}
 	}()
 	<-c.asked
-	if err := s.Cancel(ctx); err != nil {
-		t.Fatal(err)
+	if stop, err := s.Cancel(ctx); err != nil || stop != acpv1.StopReasonCancelled {
+		t.Fatalf("Cancel: %q, %v; want the stop reason cancelled", stop, err)
 	}
 	r := <-done
 	if r.err != nil || r.res.StopReason != acpv1.StopReasonCancelled {

@@ -61,9 +61,11 @@ func TestClientCancelLateRequests(t *testing.T) {
 			s := <-started
 			p.send(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"state_update","state":"running"}}}`)
 			waitEvent(ctx, t, s)
-			if err := s.Cancel(ctx); err != nil {
-				t.Fatal(err)
-			}
+			cancelled := make(chan string, 1)
+			go func() {
+				stop, err := s.Cancel(ctx)
+				cancelled <- fmt.Sprint(stop, " ", err)
+			}()
 			p.expect(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess_1"}}`)
 			time.Sleep(delay)
 			p.send(askLine)
@@ -78,6 +80,9 @@ func TestClientCancelLateRequests(t *testing.T) {
 
 			p.send(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"cancelled"}}}`)
 			waitEvent(ctx, t, s)
+			if got := <-cancelled; got != "cancelled <nil>" {
+				t.Fatalf("Cancel: %s, want the stop reason cancelled", got)
+			}
 			p.send(strings.Replace(askLine, `"id":1`, `"id":3`, 1))
 			p.send(fmt.Sprintf(elicitLine, 4))
 			got := map[string]bool{p.recv(): true, p.recv(): true} // served concurrently: in any order
@@ -116,8 +121,8 @@ func TestClientCancelIdle(t *testing.T) {
 	s := <-started
 	p.send(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}`)
 	waitEvent(ctx, t, s)
-	if err := s.Cancel(ctx); err != nil {
-		t.Fatal(err)
+	if stop, err := s.Cancel(ctx); err != nil || stop != "" {
+		t.Fatalf("Cancel of an idle session: %q, %v; want \"\", nil", stop, err)
 	}
 	p.expect(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess_1"}}`)
 	p.send(askLine)

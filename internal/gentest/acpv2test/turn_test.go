@@ -422,8 +422,8 @@ func TestClientCancel(t *testing.T) {
 	s := <-started
 	p.send(askLine)
 	<-client.asked
-	if err := s.Cancel(ctx); err != nil {
-		t.Fatal(err)
+	if stop, err := s.Cancel(ctx); err != nil || stop != "" {
+		t.Fatalf("Cancel with no state reported: %q, %v", stop, err)
 	}
 	p.expect(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess_1"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"outcome":{"outcome":"cancelled"}}}`)

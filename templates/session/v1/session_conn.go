@@ -42,8 +42,9 @@ type SessionRouter struct {
 	// Unrouted, if not nil, is called with the updates of sessions that are
 	// not routed, in order, instead of their being kept.
 	Unrouted func(ctx context.Context, n *SessionNotification) error
-	// CancelWait bounds the wait of an ActiveSession's Prompt for the agent
-	// to end a turn it cancelled; DefaultCancelWait when zero.
+	// CancelWait bounds the wait of an ActiveSession's Prompt and Cancel
+	// for the agent to end a turn they cancelled; DefaultCancelWait when
+	// zero.
 	CancelWait time.Duration
 
 	mu       sync.Mutex
@@ -166,13 +167,13 @@ func (s *ActiveSession) Prompt(ctx context.Context, prompt []ContentBlock) (*Pro
 	return nil, fmt.Errorf("%w within %v of session/cancel: %w", ErrCancelIgnored, wait, ctx.Err())
 }
 
-// DefaultCancelWait is how long an ActiveSession's Prompt waits, once its
-// context has ended and it has sent session/cancel, for the agent to end
-// the turn, when the SessionRouter's CancelWait is zero.
+// DefaultCancelWait is how long an ActiveSession's Prompt (once its
+// context has ended) and Cancel wait, after session/cancel, for the agent
+// to end the turn, when the SessionRouter's CancelWait is zero.
 const DefaultCancelWait = 5 * time.Second
 
-// ErrCancelIgnored is the error, wrapped, of a Prompt whose agent did not
-// end the cancelled turn within the router's CancelWait.
+// ErrCancelIgnored is the error, wrapped, of a Prompt or a Cancel whose
+// agent did not end the cancelled turn within the router's CancelWait.
 var ErrCancelIgnored = errors.New("the agent did not end the cancelled turn")
 
 // promptTurn is a prompt turn that Prompt runs.
