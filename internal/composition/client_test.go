@@ -298,7 +298,10 @@ func startV2(ctx context.Context, w io.Writer, r io.Reader, mw acpotel.Middlewar
 	return s, nil
 }
 
-func (s *sessionV2) cancelIdle(ctx context.Context) error { return s.s.Cancel(ctx) }
+func (s *sessionV2) cancelIdle(ctx context.Context) error {
+	_, err := s.s.Cancel(ctx)
+	return err
+}
 
 // prompt sends the prompt, which the agent answers at once, and reads the
 // session's events up to the turn's idle state update.
