@@ -67,7 +67,14 @@ func TestPostgresGoneMidTurn(t *testing.T) {
 	if list != `{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"Internal error","data":{"details":"the session store failed"}}}` {
 		t.Fatalf("session/list while the store is down: %s", list)
 	}
-	noInternals(t, idle+list, internals...)
+	// A turn of another session fails at its start, and says so.
+	p.send(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"sess_2","prompt":[{"type":"text","text":"down"}]}}`)
+	p.expect(`{"jsonrpc":"2.0","id":5,"result":{"messageId":"msg_5"}}`)
+	other := p.until(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_2","update":{"sessionUpdate":"state_update","state":"idle"`)
+	if want2 := strings.ReplaceAll(want, "sess_1", "sess_2"); other != want2 {
+		t.Fatalf("a turn of another session while the store is down ended with\n%s\nwant\n%s", other, want2)
+	}
+	noInternals(t, idle+list+other, internals...)
 	if log := p.log.String(); !strings.Contains(log, "the session store failed") || !strings.Contains(log, server.Dir) {
 		t.Fatalf("the agent's log does not have the store's error and its text:\n%s", log)
 	}
@@ -80,12 +87,12 @@ func TestPostgresGoneMidTurn(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	p.send(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"sess_2","prompt":[{"type":"text","text":"after"}]}}`)
+	p.send(`{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"sess_2","prompt":[{"type":"text","text":"after"}]}}`)
 	p.until(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_2","update":{"sessionUpdate":"agent_message_chunk"`)
 	p.expect(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_2","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}`)
 	// The failed session resumes with what was stored of it: its user
 	// message and its first chunks, in order, none missing in between.
-	p.send(`{"jsonrpc":"2.0","id":6,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/w","replayFrom":{"type":"start"}}}`)
+	p.send(`{"jsonrpc":"2.0","id":8,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/w","replayFrom":{"type":"start"}}}`)
 	p.expect(upd1 + `{"sessionUpdate":"user_message","messageId":"msg_3","content":[{"type":"text","text":"stream"}]}}}`)
 	n := 0
 	for {
@@ -101,7 +108,7 @@ func TestPostgresGoneMidTurn(t *testing.T) {
 		}
 		n++
 	}
-	p.expect(`{"jsonrpc":"2.0","id":6,"result":{}}`)
+	p.expect(`{"jsonrpc":"2.0","id":8,"result":{}}`)
 	if n < 6 {
 		t.Fatalf("the resume replayed %d chunks, want at least the 6 sent before the server stopped", n)
 	}

@@ -281,11 +281,20 @@ func (r *TurnRunner) runTurn(t *Turn) {
 	defer r.endTurn(t)
 	user := NewSessionUpdateUserMessage(t.user)
 	user.Value.(*SessionUpdateUserMessage).Content = Some(t.request.Prompt)
-	if r.sendState(t.session, user) != nil || r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRunning())) != nil {
+	err := r.sendState(t.session, user)
+	if err == nil {
+		err = r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRunning()))
+	}
+	if err != nil {
+		// Sent but not stored (the store failed), or not sent: the idle
+		// update says why while the connection lives.
 		t.cancel()
+		if r.conn.ctx.Err() == nil {
+			_ = r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(err))))
+		}
 		return
 	}
-	err := r.call(t)
+	err = r.call(t)
 	t.mu.Lock()
 	t.ended.Store(true) // no state update of the turn's calls from here on
 	t.mu.Unlock()
