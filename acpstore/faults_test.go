@@ -11,6 +11,7 @@ import (
 	"github.com/acpgen/acpgen/acpstore"
 	"github.com/acpgen/acpgen/acpstore/pgstore"
 	"github.com/acpgen/acpgen/acpstore/sqlitestore"
+	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/pgtest"
 )
@@ -39,7 +40,7 @@ func streamV2(ctx context.Context, t *acpv2.Turn) error {
 // log), a read answers the same, and the connection and its sessions
 // live on: once the server is back, another session's turn and a resume
 // of the failed one work, and the database holds every session's history
-// whole.
+// whole. A v1 prompt whose turn the store fails is answered the error.
 func TestPostgresGoneMidTurn(t *testing.T) {
 	server := pgtest.Start(t)
 	ctx := context.Background()
@@ -113,6 +114,39 @@ func TestPostgresGoneMidTurn(t *testing.T) {
 		t.Fatalf("the resume replayed %d chunks, want at least the 6 sent before the server stopped", n)
 	}
 	consistent(t, store.DB())
+
+	// v1: the prompt is answered with the same error.
+	v1 := peerV1(t, store.V1(), 10, streamV1)
+	v1.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`)
+	v1.expect(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_11"}}`)
+	v1.send(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"sess_11","prompt":[{"type":"text","text":"stream"}]}}`)
+	v1.until(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_11","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"chunk 5"}}}}`)
+	server.Stop()
+	answer := v1.until(`{"jsonrpc":"2.0","id":2,`)
+	if answer != `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Internal error","data":{"details":"the session store failed"}}}` {
+		t.Fatalf("v1: the prompt while the store is down was answered %s", answer)
+	}
+	server.Restart(t)
+	for deadline := time.Now().Add(20 * time.Second); store.Flush(ctx) != nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the store did not write again within 20 s of the server's restart")
+		}
+	}
+	consistent(t, store.DB())
+}
+
+// streamV1 is streamV2 in v1.
+func streamV1(ctx context.Context, t *acpv1.Turn) error {
+	text, _ := t.Request().Prompt[0].Value.(*acpv1.ContentBlockText)
+	if text == nil || text.Text != "stream" {
+		return echoV1(ctx, t)
+	}
+	for i := 0; ; i++ {
+		if err := t.Say(ctx, fmt.Sprint("chunk ", i)); err != nil {
+			return err
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }
 
 // TestHistoryPastBound: a store bounded to 3 updates keeps the newest 3;
