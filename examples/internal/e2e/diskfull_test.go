@@ -73,8 +73,8 @@ func TestStoreDiskFull(t *testing.T) {
 	w.out.Buffer(nil, 1<<20)
 	w.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"c","version":"1"}}}`)
 	if !w.out.Scan() {
-		if <-exited; cmd.ProcessState.ExitCode() == 97 {
-			t.Skipf("SKIPPED: the tmpfs mount was refused: %s", stderr.String())
+		if <-exited; cmd.ProcessState.ExitCode() == 97 || strings.Contains(stderr.String(), "unshare failed") {
+			t.Skipf("SKIPPED: no mount namespace or tmpfs mount for the agent: %s", stderr.String())
 		}
 		t.Fatalf("the agent ended: %v\n%s", waitErr, stderr.String())
 	}
