@@ -29,8 +29,10 @@ func Open(ctx context.Context, path string, opts *acpstore.Options) (*acpstore.S
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
+	// WAL is set once the store is accepted (below): the journal mode is
+	// written in the file, and a file that is refused is left as it was.
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_txlock=immediate" +
-		"&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
+		"&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
@@ -47,6 +49,10 @@ func Open(ctx context.Context, path string, opts *acpstore.Options) (*acpstore.S
 			return nil, fmt.Errorf("sqlitestore: %s is not a SQLite database, or is damaged: %w", path, err)
 		}
 		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
+	}
+	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode=WAL`); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlitestore: %s: switch to WAL: %w", path, err)
 	}
 	return s, nil
 }

@@ -115,6 +115,12 @@ func main() {
 		check("runner without history over the connection (%)", 100*(ns("TurnSay/"+v+"/nohistory")/raw-1), 10, false)
 		check("runner with its default history over the connection (%)", 100*(ns("TurnSay/"+v+"/history")/raw-1), 25, false)
 	}
+	for _, v := range []string{"v1", "v2"} {
+		if m, q := ns("TurnSayStore/"+v+"/memory"), ns("TurnSayStore/"+v+"/sqlite"); m > 0 && q > 0 {
+			fmt.Printf("session store %s (a TurnRunner's chunks on SQLite against memory)\n", v)
+			check("chunks per second on SQLite vs memory (×)", m/q, 0.5, true)
+		}
+	}
 	if k, u := ns("Fallback/known"), ns("Fallback/unknown"); k > 0 {
 		fmt.Println("fallback")
 		check("unknown variant decode time vs known (×)", u/k, 1, false)

@@ -67,7 +67,7 @@ func (r *TurnRunner) NewSession(ctx context.Context, p *NewSessionRequest) (*New
 		rec.ConfigOptions, _ = appendAny(nil, r.opts.ConfigOptions)
 	}
 	if err := r.store.Save(ctx, rec); err != nil {
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	r.attach(rec)
 	res := NewNewSessionResponse(rec.ID)
@@ -101,7 +101,7 @@ func (r *TurnRunner) session(ctx context.Context, id SessionID, cwd string, serv
 		case errors.Is(err, ErrSessionNotStored) || err == nil && rec.Protocol != protocolVersion:
 			return nil, unknownSession(id)
 		case err != nil:
-			return nil, r.storeError(err)
+			return nil, err
 		}
 		s = r.attach(rec)
 	}
@@ -110,7 +110,7 @@ func (r *TurnRunner) session(ctx context.Context, id SessionID, cwd string, serv
 	s.rec.Cwd, s.rec.Meta = cwd, meta
 	s.rec.MCPServers, _ = appendAny(nil, servers)
 	if err := r.store.Save(ctx, s.rec); err != nil {
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	return s, nil
 }
@@ -124,7 +124,7 @@ func (r *TurnRunner) LoadSession(ctx context.Context, p *LoadSessionRequest) (*L
 		return nil, err
 	}
 	if err := r.replay(ctx, s); err != nil {
-		return nil, r.storeError(err)
+		return nil, r.storeError(err) // TurnOptions.Replay's too
 	}
 	r.mu.Lock()
 	interrupted := s.turn == nil && len(s.held) == 0
@@ -207,7 +207,7 @@ func (r *TurnRunner) ListSessions(ctx context.Context, p *ListSessionsRequest) (
 		return nil, NewInvalidParamsError(map[string]string{"details": "the cursor was not given by this agent", "path": "cursor"})
 	}
 	if err != nil {
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	res := NewListSessionsResponse([]SessionInfo{})
 	for _, rec := range page {
@@ -242,7 +242,7 @@ func (r *TurnRunner) DeleteSession(ctx context.Context, p *DeleteSessionRequest)
 		return nil, err
 	}
 	if err := r.store.Delete(ctx, p.SessionID); err != nil {
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	return NewDeleteSessionResponse(), nil
 }
@@ -314,7 +314,7 @@ func (r *TurnRunner) SetSessionConfigOption(ctx context.Context, p *SetSessionCo
 	defer s.send.Unlock()
 	s.rec.ConfigOptions, _ = appendAny(nil, options)
 	if err := r.store.Save(ctx, s.rec); err != nil {
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	return NewSetSessionConfigOptionResponse(options), nil
 }
@@ -327,18 +327,22 @@ func modesOf(m *SessionModeState) []SessionMode {
 	return m.AvailableModes
 }
 
-// storeError is the error that answers a request its store failed: the
-// store's own errors, whose text may name files and hosts, are logged,
-// not sent.
+// storeError is what the runner makes of error err of its store: nil,
+// ErrSessionNotStored and ErrBadCursor (which the runner answers itself)
+// and a context's error as they are; a conflict, and any other failure,
+// as an internal error that says what failed without the store's text,
+// which may name files, hosts and SQL: that text is logged.
 func (r *TurnRunner) storeError(err error) error {
 	var rpcErr *Error
-	if errors.As(err, &rpcErr) {
+	switch {
+	case err == nil, errors.Is(err, ErrSessionNotStored), errors.Is(err, ErrBadCursor):
+		return err
+	case errors.As(err, &rpcErr):
 		return rpcErr
-	}
-	if errors.Is(err, ErrSessionConflict) {
+	case errors.Is(err, ErrSessionConflict):
+		r.conn.cfg.logger.Error("acp: the session store refused a write", "error", err.Error())
 		return NewInternalError(map[string]string{"details": "the session was changed by another connection"})
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}
 	r.conn.cfg.logger.Error("acp: the session store failed", "error", err.Error())

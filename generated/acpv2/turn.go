@@ -105,10 +105,11 @@ func NewTurnRunner(conn *AgentSideConnection, run TurnFunc, opts *TurnOptions) *
 	if opts != nil {
 		r.opts = *opts
 	}
-	r.store = r.opts.Store
-	if r.store == nil {
-		r.store = &MemoryStore{}
+	store := r.opts.Store
+	if store == nil {
+		store = &MemoryStore{}
 	}
+	r.store = guardedStore{store: store, r: r}
 	return r
 }
 
@@ -294,11 +295,20 @@ func (r *TurnRunner) runTurn(t *Turn) {
 	defer r.endTurn(t)
 	user := NewSessionUpdateUserMessage(t.user)
 	user.Value.(*SessionUpdateUserMessage).Content = Some(t.request.Prompt)
-	if r.sendState(t, user) != nil || r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateRunning())) != nil {
+	err := r.sendState(t, user)
+	if err == nil {
+		err = r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateRunning()))
+	}
+	if err != nil {
+		// Sent but not stored (the store failed), or not sent: the idle
+		// update says why while the connection lives.
 		t.cancel()
+		if r.conn.ctx.Err() == nil {
+			_ = r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(err))))
+		}
 		return
 	}
-	err := r.call(t)
+	err = r.call(t)
 	t.mu.Lock()
 	t.ended.Store(true) // no state update of the turn's calls from here on
 	t.mu.Unlock()

@@ -90,7 +90,7 @@ func (r *TurnRunner) ListSessions(ctx context.Context, p *ListSessionsRequest) (
 		return nil, NewInvalidParamsError(map[string]string{"details": "the cursor was not given by this agent", "path": "cursor"})
 	}
 	if err != nil {
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	res := NewListSessionsResponse([]SessionInfo{})
 	for _, rec := range page {
@@ -112,7 +112,9 @@ func (r *TurnRunner) ListSessions(ctx context.Context, p *ListSessionsRequest) (
 // the request's replayFrom (see TurnOptions.Replay and Store), then
 // the session's current state as a state_update (the running turn's
 // running or requires_action, or idle with the last turn's stop reason),
-// then the answer, with the session's config options and commands.
+// then the answer, with the session's config options and commands, and,
+// when the store had dropped the oldest updates of the history it
+// replayed, how many in _meta (HistoryDroppedMeta).
 func (r *TurnRunner) ResumeSession(ctx context.Context, p *ResumeSessionRequest) (*ResumeSessionResponse, error) {
 	r.mu.Lock()
 	s := r.sessions[p.SessionID]
@@ -132,6 +134,7 @@ func (r *TurnRunner) ResumeSession(ctx context.Context, p *ResumeSessionRequest)
 		}
 	}
 	s.send.Lock()
+	dropped := s.rec.Dropped
 	snap := s.state.Snapshot()
 	state := NewStateUpdateIdle(NewIdleStateUpdateNone())
 	if snap.State != nil {
@@ -144,8 +147,17 @@ func (r *TurnRunner) ResumeSession(ctx context.Context, p *ResumeSessionRequest)
 	}
 	res := NewResumeSessionResponse()
 	res.ConfigOptions, res.AvailableCommands = snap.ConfigOptions, snap.AvailableCommands
+	if p.ReplayFrom != nil && r.opts.Replay == nil && dropped > 0 {
+		res.Meta, _ = appendAny(nil, map[string]uint64{HistoryDroppedMeta: dropped})
+	}
 	return res, nil
 }
+
+// HistoryDroppedMeta is the _meta key with which the answer to a
+// session/resume that replayed the store's history says how many of the
+// session's oldest updates were not replayed, the store having dropped
+// them past its bound.
+const HistoryDroppedMeta = "acpgen.dev/historyDropped"
 
 // CloseSession answers session/close: the running turn is cancelled and
 // its end (its idle update, stop reason cancelled) awaited, the held
@@ -178,7 +190,7 @@ func (r *TurnRunner) CloseSession(ctx context.Context, p *CloseSessionRequest) (
 		}
 	}
 	if err := r.store.Delete(ctx, p.SessionID); err != nil {
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	return NewCloseSessionResponse(), nil
 }

@@ -107,10 +107,11 @@ func NewTurnRunner(conn *AgentSideConnection, run TurnFunc, opts *TurnOptions) *
 	if opts != nil {
 		r.opts = *opts
 	}
-	r.store = r.opts.Store
-	if r.store == nil {
-		r.store = &MemoryStore{}
+	store := r.opts.Store
+	if store == nil {
+		store = &MemoryStore{}
 	}
+	r.store = guardedStore{store: store, r: r}
 	return r
 }
 

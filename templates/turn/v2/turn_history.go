@@ -79,7 +79,7 @@ func (r *TurnRunner) newRecord(ctx context.Context, id SessionID, p *NewSessionR
 		rec.MCPServers, _ = appendAny(nil, p.MCPServers)
 	}
 	if err := r.store.Save(ctx, rec); err != nil {
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	return rec, nil
 }
@@ -93,7 +93,7 @@ func (r *TurnRunner) stored(ctx context.Context, id SessionID) (*turnSession, er
 	case errors.Is(err, ErrSessionNotStored) || err == nil && rec.Protocol != protocolVersion:
 		return nil, nil
 	case err != nil:
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	state := NewSessionState(id)
 	err = r.store.History(ctx, id, func(_ uint64, raw json.RawMessage) error {
@@ -104,7 +104,7 @@ func (r *TurnRunner) stored(ctx context.Context, id SessionID) (*turnSession, er
 		return nil
 	})
 	if err != nil {
-		return nil, r.storeError(err)
+		return nil, err
 	}
 	switch {
 	case rec.Turn.State == TurnEnded && rec.Turn.StopReason != nil:
@@ -150,24 +150,71 @@ func (r *TurnRunner) replay(ctx context.Context, s *turnSession, from ReplayFrom
 		return NewInvalidParamsError(map[string]string{"details": "this agent replays from the start only, not from a cursor of type " +
 			from.Value.replayFromTag(), "path": "replayFrom"})
 	}
-	err := r.store.History(ctx, s.id, func(_ uint64, update json.RawMessage) error {
+	return r.store.History(ctx, s.id, func(_ uint64, update json.RawMessage) error {
 		return r.conn.notify(ctx, MethodUpdateSession, json.RawMessage(update))
 	})
-	if err != nil {
-		return r.storeError(err)
-	}
-	return nil
 }
 
-// storeError is the error that answers a request its store failed: the
-// store's own errors, whose text may name files and hosts, are logged,
-// not sent.
+// guardedStore is a TurnRunner's store as the runner calls it: every error
+// of the store goes through storeError, the one place where the runner
+// logs a store's failure with its text and turns it into what a peer is
+// told, so that no file path, SQL text or driver message reaches a peer.
+type guardedStore struct {
+	store SessionStore
+	r     *TurnRunner
+}
+
+func (g guardedStore) Save(ctx context.Context, rec *SessionRecord, appended ...json.RawMessage) error {
+	return g.r.storeError(g.store.Save(ctx, rec, appended...))
+}
+
+func (g guardedStore) Load(ctx context.Context, id SessionID) (*SessionRecord, error) {
+	rec, err := g.store.Load(ctx, id)
+	if err != nil {
+		return nil, g.r.storeError(err)
+	}
+	return rec, nil
+}
+
+// History returns the error of f as it is: the store did not fail.
+func (g guardedStore) History(ctx context.Context, id SessionID, f func(seq uint64, update json.RawMessage) error) error {
+	var ferr error
+	err := g.store.History(ctx, id, func(seq uint64, update json.RawMessage) error {
+		ferr = f(seq, update)
+		return ferr
+	})
+	if ferr != nil {
+		return ferr
+	}
+	return g.r.storeError(err)
+}
+
+func (g guardedStore) List(ctx context.Context, q SessionQuery) ([]SessionRecord, string, error) {
+	page, next, err := g.store.List(ctx, q)
+	if err != nil {
+		return nil, "", g.r.storeError(err)
+	}
+	return page, next, nil
+}
+
+func (g guardedStore) Delete(ctx context.Context, id SessionID) error {
+	return g.r.storeError(g.store.Delete(ctx, id))
+}
+
+// storeError is what the runner makes of error err of its store: nil,
+// ErrSessionNotStored and ErrBadCursor (which the runner answers itself)
+// and a context's error as they are; a conflict, and any other failure,
+// as an internal error that says what failed without the store's text,
+// which may name files, hosts and SQL: that text is logged.
 func (r *TurnRunner) storeError(err error) error {
 	var rpcErr *Error
 	switch {
+	case err == nil, errors.Is(err, ErrSessionNotStored), errors.Is(err, ErrBadCursor):
+		return err
 	case errors.As(err, &rpcErr):
 		return rpcErr
 	case errors.Is(err, ErrSessionConflict):
+		r.conn.cfg.logger.Error("acp: the session store refused a write", "error", err.Error())
 		return NewInternalError(map[string]string{"details": "the session was changed by another connection"})
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
