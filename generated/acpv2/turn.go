@@ -284,11 +284,24 @@ func (r *TurnRunner) runTurn(t *Turn) {
 	defer r.endTurn(t)
 	user := NewSessionUpdateUserMessage(t.user)
 	user.Value.(*SessionUpdateUserMessage).Content = Some(t.request.Prompt)
-	if r.sendState(t.session, user) != nil || r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRunning())) != nil {
+	err := r.sendState(t.session, user)
+	if err == nil {
+		err = r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateRunning()))
+	}
+	if err != nil {
+		// The store refused the turn (another node wrote the session
+		// since this runner read it: ErrSessionConflict), or the
+		// connection ended: the client is told why, if it still listens.
 		t.cancel()
+		if r.conn.ctx.Err() == nil {
+			_ = r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(r.storeError(err)))))
+		}
 		return
 	}
-	err := r.call(t)
+	err = r.call(t)
+	if errors.Is(err, ErrSessionConflict) {
+		err = r.storeError(err) // the error a client is told of a conflict
+	}
 	t.mu.Lock()
 	t.ended.Store(true) // no state update of the turn's calls from here on
 	t.mu.Unlock()

@@ -332,7 +332,7 @@ func (r *TurnRunner) storeError(err error) error {
 		return rpcErr
 	}
 	if errors.Is(err, ErrSessionConflict) {
-		return NewInternalError(map[string]string{"details": "the session was changed by another connection"})
+		return NewInternalError(map[string]string{"details": "the session was changed by another connection or agent process since it was read: resume or load it again"})
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err

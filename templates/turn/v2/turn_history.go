@@ -168,7 +168,7 @@ func (r *TurnRunner) storeError(err error) error {
 	case errors.As(err, &rpcErr):
 		return rpcErr
 	case errors.Is(err, ErrSessionConflict):
-		return NewInternalError(map[string]string{"details": "the session was changed by another connection"})
+		return NewInternalError(map[string]string{"details": "the session was changed by another connection or agent process since it was read: resume or load it again"})
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}
