@@ -116,7 +116,7 @@ type nodeClient struct {
 	conn *acpv2.ClientSideConnection
 	tr   *acphttp.Transport
 
-	updates chan string        // each update as it comes
+	updates chan string          // each update as it comes
 	rebuilt chan acphttp.Rebuilt // the sessions the transport took back
 	// hold, while set, leaves permission requests pending (after a send
 	// on asked) until the client closes; otherwise they are allowed.
