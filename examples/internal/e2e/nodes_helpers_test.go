@@ -14,26 +14,57 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acphttp"
+	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
 	"github.com/acpgen/acpgen/internal/pgtest"
 )
 
 // nodes is two examples/agent -listen processes keeping their sessions in
-// one throwaway Postgres, behind HAProxy with cookie affinity.
+// one Postgres, behind HAProxy with cookie affinity.
 type nodes struct {
 	db *sql.DB // the agents' database, to read what they wrote
 	lb *balancer
 }
 
-// startNodes starts Postgres, two agents with -store postgres://… on it
-// (over its Unix socket) and HAProxy in front of them; the test's cleanup
-// stops each by its PID and removes their directories.
-func startNodes(t *testing.T) *nodes {
-	t.Helper()
+// TestNodes runs the tests of agents on several machines, two agents on
+// one throwaway Postgres behind HAProxy, one Postgres for them all.
+func TestNodes(t *testing.T) {
 	requireHAProxy(t)
+	start := time.Now()
+	binaries(t) // built once for the package's tests
+	built := time.Now()
 	pg := pgtest.Start(t)
-	dsn := "postgres://postgres@/postgres?host=" + url.QueryEscape(pg.Dir) + "&sslmode=disable"
+	t.Logf("the examples built in %v, Postgres started in %v", built.Sub(start).Round(time.Millisecond), time.Since(built).Round(time.Millisecond))
+	t.Cleanup(func() {
+		stop := time.Now()
+		pg.Stop()
+		t.Logf("Postgres stopped in %v", time.Since(stop).Round(time.Millisecond))
+	})
+	db, err := sql.Open("pgx", pg.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, c := range []struct {
+		name string
+		test func(*testing.T, *nodes)
+	}{
+		{"FailoverV2", testNodesFailoverV2},
+		{"SplitBrainV2", testNodesSplitBrainV2},
+		{"FailoverV1", testNodesFailoverV1},
+		{"SplitBrainV1", testNodesSplitBrainV1},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.test(t, startNodes(t, pg, db)) })
+	}
+}
+
+// startNodes starts two agents with -store postgres://… on pg (over its
+// Unix socket) and HAProxy in front of them; the test's cleanup stops
+// each by its PID.
+func startNodes(t *testing.T, pg *pgtest.Server, db *sql.DB) *nodes {
+	t.Helper()
 	agent, _ := binaries(t)
+	dsn := "postgres://postgres@/postgres?host=" + url.QueryEscape(pg.Dir) + "&sslmode=disable"
 	a := listen(t, exec.Command(agent, "-listen", "127.0.0.1:0", "-store", dsn))
 	b := listen(t, exec.Command(agent, "-listen", "127.0.0.1:0", "-store", dsn))
 	t.Cleanup(func() {
@@ -41,11 +72,6 @@ func startNodes(t *testing.T) *nodes {
 			t.Logf("node a:\n%s\nnode b:\n%s", a.output(), b.output())
 		}
 	})
-	db, err := sql.Open("pgx", pg.DSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
 	return &nodes{db: db, lb: startBalancer(t, a, b)}
 }
 
@@ -109,12 +135,14 @@ func normal(t *testing.T, b []byte) string {
 	return string(out)
 }
 
-// nodeClient is a v2 client of the nodes: it records each session update
-// it gets (as JSON) and which node served each HTTP response.
+// nodeClient is a client of the nodes, of v2 (conn) or v1 (conn1): it
+// records each session update it gets (as JSON) and which node served
+// each HTTP response.
 type nodeClient struct {
-	t    *testing.T
-	conn *acpv2.ClientSideConnection
-	tr   *acphttp.Transport
+	t     *testing.T
+	conn  *acpv2.ClientSideConnection
+	conn1 *acpv1.ClientSideConnection
+	tr    *acphttp.Transport
 
 	updates chan string          // each update as it comes
 	rebuilt chan acphttp.Rebuilt // the sessions the transport took back
@@ -132,6 +160,11 @@ type nodeClient struct {
 // that reconnects (and takes its sessions back on a new connection when
 // it must) if reconnect is set.
 func dialNode(t *testing.T, ctx context.Context, u string, reconnect bool) *nodeClient {
+	return dialNodeVersion(t, ctx, u, reconnect, 2)
+}
+
+// dialNodeVersion is dialNode for a client of protocol version v.
+func dialNodeVersion(t *testing.T, ctx context.Context, u string, reconnect bool, v int) *nodeClient {
 	t.Helper()
 	c := &nodeClient{t: t, updates: make(chan string, 1000), rebuilt: make(chan acphttp.Rebuilt, 10),
 		asked: make(chan struct{}, 1), done: make(chan struct{})}
@@ -152,7 +185,6 @@ func dialNode(t *testing.T, ctx context.Context, u string, reconnect bool) *node
 		t.Fatalf("dial %s: %v", u, err)
 	}
 	c.tr = tr
-	c.conn = acpv2.NewClientSideConnection(c, tr, tr)
 	var once sync.Once
 	t.Cleanup(func() {
 		once.Do(func() {
@@ -160,10 +192,62 @@ func dialNode(t *testing.T, ctx context.Context, u string, reconnect bool) *node
 			tr.Close()
 		})
 	})
-	if _, err := c.conn.Initialize(ctx, acpv2.NewInitializeRequest(2, acpv2.Implementation{Name: "nodes", Version: "1"})); err != nil {
+	if v == 1 {
+		c.conn1 = acpv1.NewClientSideConnection(nodeClientV1{c}, tr, tr)
+		_, err = c.conn1.Initialize(ctx, acpv1.NewInitializeRequest(1))
+	} else {
+		c.conn = acpv2.NewClientSideConnection(c, tr, tr)
+		_, err = c.conn.Initialize(ctx, acpv2.NewInitializeRequest(2, acpv2.Implementation{Name: "nodes", Version: "1"}))
+	}
+	if err != nil {
 		t.Fatalf("initialize through %s: %v", u, err)
 	}
 	return c
+}
+
+// nodeClientV1 is the v1 client of a nodeClient.
+type nodeClientV1 struct{ c *nodeClient }
+
+func (v nodeClientV1) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) error {
+	b, err := json.Marshal(n)
+	if err != nil {
+		v.c.t.Errorf("encoding %v: %v", n, err)
+	}
+	v.c.updates <- normal(v.c.t, b)
+	return nil
+}
+
+func (v nodeClientV1) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
+	if !v.c.hold.Load() {
+		return acpv1.NewRequestPermissionResponse(acpv1.NewRequestPermissionOutcomeSelected("allow")), nil
+	}
+	v.c.asked <- struct{}{}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-v.c.done:
+		return nil, acphttp.ErrClosed
+	}
+}
+
+// prompt1 runs a v1 prompt of one text block in session id.
+func (c *nodeClient) prompt1(ctx context.Context, id acpv1.SessionID, text string) (*acpv1.PromptResponse, error) {
+	return c.conn1.Prompt(ctx, acpv1.NewPromptRequest(id, []acpv1.ContentBlock{acpv1.NewContentBlockText(text)}))
+}
+
+// take returns the next n updates the client gets.
+func (c *nodeClient) take(ctx context.Context, n int) []string {
+	c.t.Helper()
+	var got []string
+	for len(got) < n {
+		select {
+		case u := <-c.updates:
+			got = append(got, u)
+		case <-ctx.Done():
+			c.t.Fatalf("got %d updates, want %d: %q", len(got), n, got)
+		}
+	}
+	return got
 }
 
 // lastServed returns the node that served the client's last response.

@@ -10,7 +10,7 @@ import (
 	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
-// TestNodesFailoverV2 runs two agents on one Postgres behind HAProxy: a
+// testNodesFailoverV2 runs two agents on one Postgres behind HAProxy: a
 // v2 client with a reconnecting transport makes a session on the node the
 // balancer picks, runs a turn, starts another, and that node is killed
 // (kill -9) while the turn waits on its permission request. The transport
@@ -19,10 +19,7 @@ import (
 // and replayFrom start, and the other node replays the whole history from
 // Postgres, then says the turn was interrupted; the session takes prompts
 // there, and Postgres holds its history in order, each update once.
-func TestNodesFailoverV2(t *testing.T) {
-	start := time.Now()
-	n := startNodes(t)
-	t.Logf("Postgres, two nodes and HAProxy started in %v", time.Since(start).Round(time.Millisecond))
+func testNodesFailoverV2(t *testing.T, n *nodes) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c := dialNode(t, ctx, n.lb.URL, true)
@@ -109,15 +106,14 @@ func TestNodesFailoverV2(t *testing.T) {
 	}
 }
 
-// TestNodesSplitBrainV2 has two nodes serve one session at once, as after
+// testNodesSplitBrainV2 has two nodes serve one session at once, as after
 // a partition: a client of node a makes it and runs a turn, a client of
 // node b resumes it there, node a runs another turn, and then node b's
 // turn writes over a revision that is no longer the store's. Node b's
 // write fails with the store's conflict, its client is told so by the
 // turn's idle state_update (stop reason error), and Postgres holds node
 // a's history alone, in order.
-func TestNodesSplitBrainV2(t *testing.T) {
-	n := startNodes(t)
+func testNodesSplitBrainV2(t *testing.T, n *nodes) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	x := dialNode(t, ctx, n.lb.backends["a"].URL, false)
