@@ -327,6 +327,22 @@ func modesOf(m *SessionModeState) []SessionMode {
 	return m.AvailableModes
 }
 
+// forgetConflicted stops serving session s when err says that its store
+// refused a write because another writer wrote the session since it was
+// read (ErrSessionConflict): the next session/load or session/resume
+// reads it afresh, with the other writer's history; until then it is
+// unknown here.
+func (r *TurnRunner) forgetConflicted(s *turnSession, err error) {
+	if !errors.Is(err, ErrSessionConflict) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sessions[s.id] == s {
+		delete(r.sessions, s.id)
+	}
+}
+
 // storeError is the error that answers a request its store failed: the
 // store's own errors, whose text may name files and hosts, are logged,
 // not sent.

@@ -163,6 +163,28 @@ func (r *TurnRunner) replay(ctx context.Context, s *turnSession, from ReplayFrom
 	return nil
 }
 
+// forgetConflicted stops serving session s when err says that its store
+// refused a write because another writer wrote the session since it was
+// read (ErrSessionConflict): the next session/resume reads it afresh,
+// with the other writer's history; until then it is unknown here.
+func (r *TurnRunner) forgetConflicted(s *turnSession, err error) {
+	if !errors.Is(err, ErrSessionConflict) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sessions[s.id] != s {
+		return
+	}
+	delete(r.sessions, s.id)
+	for i, id := range r.order {
+		if id == s.id {
+			r.order = append(r.order[:i:i], r.order[i+1:]...)
+			break
+		}
+	}
+}
+
 // storeError is the error that answers a request its store failed: the
 // store's own errors, whose text may name files and hosts, are logged,
 // not sent.

@@ -154,4 +154,23 @@ func testNodesSplitBrainV2(t *testing.T, n *nodes) {
 	if got := n.history(t, string(s.SessionID)); !slices.Equal(got, want) {
 		t.Fatalf("Postgres holds\n%s\nwant node a's history alone\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// Resumed again, node b reads the session afresh: node a's history,
+	// and a turn of its own after it.
+	if _, err := y.conn.ResumeSession(ctx, r); err != nil {
+		t.Fatalf("session/resume on node b after the conflict: %v", err)
+	}
+	if got := history(y.untilIdle(ctx)); !slices.Equal(got, want) {
+		t.Fatalf("node b replayed after the conflict\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if err := y.prompt(ctx, s.SessionID, "four"); err != nil {
+		t.Fatalf("prompt four on node b: %v", err)
+	}
+	four := y.untilIdle(ctx)
+	if last := four[len(four)-1]; !strings.Contains(last, `"stopReason":"end_turn"`) {
+		t.Fatalf("node b's turn after it resumed the session again ended with %s", last)
+	}
+	want = append(want, history(four)...)
+	if got := n.waitHistory(t, string(s.SessionID), want); !slices.Equal(got, want) {
+		t.Fatalf("Postgres holds\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

@@ -147,7 +147,26 @@ func testNodesSplitBrainV1(t *testing.T, n *nodes) {
 	if r, err := y.prompt1(ctx, s.SessionID, "three"); err != nil || r.StopReason != acpv1.StopReasonEndTurn {
 		t.Fatalf("prompt three on node b: %v %v", r, err)
 	}
-	if got := n.waitHistory(t, id, make([]string, 6)); len(got) != 6 || !slices.Equal(got[:3], want) {
-		t.Fatalf("Postgres holds after node b's turn\n%s", strings.Join(got, "\n"))
+	stored := n.waitHistory(t, id, make([]string, 6))
+	if len(stored) != 6 || !slices.Equal(stored[:3], want) {
+		t.Fatalf("Postgres holds after node b's turn\n%s", strings.Join(stored, "\n"))
+	}
+	// Loaded again, node a reads the session afresh and serves it on.
+	if _, err := x.conn1.LoadSession(ctx, acpv1.NewLoadSessionRequest(s.SessionID, "/tmp", []acpv1.MCPServer{})); err != nil {
+		t.Fatalf("session/load on node a after the conflict: %v", err)
+	}
+	// Skipped: what node a sent live in its two turns, before the replay
+	// (two chunks of each at most).
+	var skipped []string
+	for u := x.take(ctx, 1)[0]; u != stored[0]; u = x.take(ctx, 1)[0] {
+		if skipped = append(skipped, u); len(skipped) > 4 {
+			t.Fatalf("node a's replay after the conflict does not start with %s:\n%s", stored[0], strings.Join(skipped, "\n"))
+		}
+	}
+	if got := append(stored[:1:1], x.take(ctx, 5)...); !slices.Equal(got, stored) {
+		t.Fatalf("node a replayed after the conflict\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(stored, "\n"))
+	}
+	if r, err := x.prompt1(ctx, s.SessionID, "four"); err != nil || r.StopReason != acpv1.StopReasonEndTurn {
+		t.Fatalf("prompt four on node a after it loaded the session again: %v %v", r, err)
 	}
 }

@@ -288,6 +288,7 @@ func (r *TurnRunner) runTurn(t *Turn) {
 		// The store refused the turn (another node wrote the session
 		// since this runner read it: ErrSessionConflict), or the
 		// connection ended: the client is told why, if it still listens.
+		r.forgetConflicted(t.session, err)
 		t.cancel()
 		if r.conn.ctx.Err() == nil {
 			_ = r.sendState(t.session, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(r.storeError(err)))))
@@ -296,6 +297,7 @@ func (r *TurnRunner) runTurn(t *Turn) {
 	}
 	err = r.call(t)
 	if errors.Is(err, ErrSessionConflict) {
+		r.forgetConflicted(t.session, err)
 		err = r.storeError(err) // the error a client is told of a conflict
 	}
 	t.mu.Lock()
