@@ -126,6 +126,9 @@ func testNodesSplitBrainV2(t *testing.T, n *nodes) {
 		t.Fatalf("prompt one on node a: %v", err)
 	}
 	sent := x.untilIdle(ctx)
+	// The turn's last chunk is committed with its idle update, which is
+	// sent first.
+	n.waitHistory(t, string(s.SessionID), history(sent))
 	r := acpv2.NewResumeSessionRequest(s.SessionID, "/tmp")
 	r.ReplayFrom = acpv2.Ptr(acpv2.NewReplayFromStartVariant())
 	if _, err := y.conn.ResumeSession(ctx, r); err != nil {
