@@ -20,6 +20,7 @@
 // What a crash loses is what was queued and not yet committed: at most the
 // updates of one commit's duration (Stats.MaxLag measures it). A conflict
 // (another process wrote the session since it was read) is found at the
-// commit, by the record's revision: nothing of the loser is written, and
-// its next Save returns ErrSessionConflict.
+// commit, by the record's revision: nothing of the loser is written,
+// neither that write nor what it queued after, and its Saves of that
+// session return ErrConflict until it loads the session again.
 package acpstore

@@ -129,7 +129,9 @@ func (s *Store) Load(ctx context.Context, id string) (*Record, error) {
 	}
 	s.mu.Lock()
 	if _, queued := s.cur.sessions[id]; !queued {
+		// Read afresh, a session that lost a write is written again.
 		s.revs[id] = rec.Revision
+		delete(s.failed, id)
 	}
 	s.mu.Unlock()
 	return rec, nil

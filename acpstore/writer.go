@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 )
 
@@ -15,7 +16,7 @@ type batch struct {
 	updates  int
 	first    time.Time        // when the first Save queued into it
 	done     chan struct{}    // closed once committed, or failed
-	errs     map[string]error // per session, set before done closes
+	errs     map[string]error // per session, set before done closes (or before the commit: not written)
 	err      error            // the commit's error, set before done closes
 }
 
@@ -48,7 +49,6 @@ func (s *Store) Save(ctx context.Context, rec *Record, updates [][]byte, wait bo
 		return ErrClosed
 	case err != nil:
 		delete(s.failed, rec.ID)
-		delete(s.revs, rec.ID)
 		s.mu.Unlock()
 		return err
 	case s.fault != nil:
@@ -173,7 +173,7 @@ func (s *Store) final() {
 func (s *Store) commitNext() bool {
 	s.mu.Lock()
 	b := s.cur
-	if len(b.order) == 0 {
+	if len(b.order) == 0 && len(b.errs) == 0 {
 		s.mu.Unlock()
 		return false
 	}
@@ -201,18 +201,35 @@ func (s *Store) commitNext() bool {
 	}
 	for id, err := range b.errs {
 		s.failed[id] = err
-		delete(s.revs, id)
+		s.revs[id] = lost
+		// What the loser queued since was written over its own revisions,
+		// which may by chance be the winner's: none of it is written.
+		if _, queued := s.cur.sessions[id]; queued {
+			s.cur.errs[id] = err
+		}
 	}
 	return true
 }
+
+// lost is the revision a store keeps of a session whose write lost to
+// another writer's: no record has it, so that every Save of the session
+// fails with ErrConflict until Load reads the session again.
+const lost = ^uint64(0)
 
 // requeue queues the sessions of failed batch b again, before what was
 // queued since, for the next commit; s.mu is held.
 func (s *Store) requeue(b *batch) {
 	next := newBatch()
 	next.first = b.first
+	for _, errs := range []map[string]error{b.errs, s.cur.errs} {
+		maps.Copy(next.errs, errs) // sessions that lost to another writer: not written
+	}
 	for _, q := range [][]*pending{b.order, s.cur.order} {
 		for _, p := range q {
+			if next.errs[p.rec.ID] != nil {
+				continue
+			}
+			next.updates += len(p.updates)
 			old := next.sessions[p.rec.ID]
 			if old == nil {
 				cp := *p
@@ -223,7 +240,6 @@ func (s *Store) requeue(b *batch) {
 			old.rec, old.updates, old.bytes = p.rec, append(old.updates, p.updates...), old.bytes+p.bytes
 		}
 	}
-	next.updates = b.updates + s.cur.updates
 	// Savers waiting on the batch queued since wait on next from now on.
 	go func(queued, next *batch) {
 		<-next.done
@@ -242,6 +258,9 @@ func (s *Store) commit(ctx context.Context, b *batch) error {
 	}
 	defer tx.Rollback()
 	for _, p := range b.order {
+		if b.errs[p.rec.ID] != nil {
+			continue // lost to another writer in the commit before
+		}
 		ok, err := s.write(ctx, tx, p)
 		if err != nil {
 			return err

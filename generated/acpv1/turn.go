@@ -184,13 +184,19 @@ func (r *TurnRunner) Prompt(ctx context.Context, p *PromptRequest) (*PromptRespo
 	}
 	if err := r.startTurn(t); err != nil {
 		t.finish()
-		return nil, err
+		r.forgetConflicted(s, err)
+		return nil, r.storeError(err)
 	}
 	err = r.call(t)
 	t.finish()
+	if errors.Is(err, ErrSessionConflict) {
+		r.forgetConflicted(s, err)
+		err = r.storeError(err) // the error a client is told of a conflict
+	}
 	reason, err := t.stopReason(err)
 	if serr := r.turnEnded(t, reason); err == nil && serr != nil {
-		return nil, serr
+		r.forgetConflicted(s, serr)
+		return nil, r.storeError(serr)
 	}
 	if err != nil {
 		return nil, err

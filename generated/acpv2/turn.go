@@ -300,15 +300,21 @@ func (r *TurnRunner) runTurn(t *Turn) {
 		err = r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateRunning()))
 	}
 	if err != nil {
-		// Sent but not stored (the store failed), or not sent: the idle
-		// update says why while the connection lives.
+		// The store refused the turn (another node wrote the session
+		// since this runner read it: ErrSessionConflict), or the
+		// connection ended: the client is told why, if it still listens.
+		r.forgetConflicted(t.session, err)
 		t.cancel()
 		if r.conn.ctx.Err() == nil {
-			_ = r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(err))))
+			_ = r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(r.storeError(err)))))
 		}
 		return
 	}
 	err = r.call(t)
+	if errors.Is(err, ErrSessionConflict) {
+		r.forgetConflicted(t.session, err)
+		err = r.storeError(err) // the error a client is told of a conflict
+	}
 	t.mu.Lock()
 	t.ended.Store(true) // no state update of the turn's calls from here on
 	t.mu.Unlock()

@@ -160,6 +160,22 @@ func conflict(t *testing.T, open Opener) {
 	if len(bodies) != 2 || bodies[1] != string(update("sess_c", 1)) {
 		t.Fatalf("history after the conflict: %q, want a's two updates only", bodies)
 	}
+	// The loser keeps losing, even over a revision that is by chance the
+	// store's, until it reads the session again.
+	stale := *recB
+	stale.Revision = rec.Revision
+	if err := b.Save(ctx, &stale, [][]byte{[]byte(`{"from":"b"}`)}, true); !errors.Is(err, acpstore.ErrConflict) {
+		t.Fatalf("the loser's save over the store's revision: %v, want ErrConflict", err)
+	}
+	if _, bodies := history(t, a, "sess_c"); len(bodies) != 2 {
+		t.Fatalf("history after the loser's second save: %q, want a's two updates only", bodies)
+	}
+	if recB, err = b.Load(ctx, "sess_c"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(ctx, recB, [][]byte{update("sess_c", 2)}, true); err != nil {
+		t.Fatalf("the loser's save after it read the session again: %v", err)
+	}
 	// In one process, a record saved over an old revision is refused at once.
 	old := *rec
 	old.Revision--
