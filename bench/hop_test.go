@@ -185,7 +185,8 @@ func hopProxyLines(r io.Reader, toClient, toAgent *lockedWriter) {
 		if m.Params.Params != nil {
 			buf = append(append(buf, `,"params":`...), m.Params.Params...)
 		}
-		toAgent.write(append(buf, "}\n"...), br)
+		buf = append(buf, "}\n"...)
+		toAgent.write(buf, br)
 		if !lineBuffered(br) {
 			toClient.write(nil, br)
 		}
@@ -212,7 +213,8 @@ func hopAgentLines(r io.Reader, up *lockedWriter) {
 		// "M","params":P}\n -> {"jsonrpc":"2.0","method":"proxy/successor","params":{"method":"M","params":P}}
 		buf = append(buf[:0], `{"jsonrpc":"2.0","method":"proxy/successor","params":{"method":"`...)
 		buf = append(buf, rest[:len(rest)-1]...)
-		up.write(append(buf, "}\n"...), br)
+		buf = append(buf, "}\n"...)
+		up.write(buf, br)
 	}
 }
 
