@@ -10,12 +10,12 @@ import (
 )
 
 // connStages are the files of the connection runtime along the path of a
-// message, in order: a line is read, parsed, dispatched, served (through the
+// message, in order: a line is read, parsed, held while an initialize is served, dispatched, served (through the
 // middleware to its route), and its answer sent and written; an outbound
 // call starts in conn_call.go and takes the same way out. The outbox, which
 // the senders fill and the writer empties, comes last.
 var connStages = []string{
-	"conn_read.go", "conn_parse.go", "conn_dispatch.go", "conn_serve.go", "conn_call.go",
+	"conn_read.go", "conn_parse.go", "conn_hold.go", "conn_dispatch.go", "conn_serve.go", "conn_call.go",
 	"conn_middleware.go", "conn_route.go", "conn_send.go", "conn_write.go", "conn_outbox.go",
 }
 

@@ -69,6 +69,7 @@ var Runtimes = []Runtime{
 	{Name: "conn_options.go", Dir: "conn", When: WithConn},
 	{Name: "conn_read.go", Dir: "conn", When: WithConn},
 	{Name: "conn_parse.go", Dir: "conn", When: WithConn},
+	{Name: "conn_hold.go", Dir: "conn", When: WithConn},
 	{Name: "conn_dispatch.go", Dir: "conn", When: WithConn},
 	{Name: "conn_serve.go", Dir: "conn", When: WithConn},
 	{Name: "conn_context.go", Dir: "conn", When: WithConn},

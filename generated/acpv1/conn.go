@@ -29,6 +29,8 @@ import (
 //   - conn_read.go reads the line (readLines, lineReader);
 //   - conn_parse.go parses it into a lineMessage, decoding its payload into
 //     its type as it goes (line, parseLine);
+//   - conn_hold.go holds the requests and notifications that come while
+//     an initialize is served, in order, until it is answered (hold);
 //   - conn_dispatch.go hands the message on: an error is answered, a
 //     response goes to its call, a notification to its handler, a request
 //     to serve (dispatch);
@@ -96,7 +98,8 @@ type connection struct {
 	ctx       context.Context // ends with the connection: the context of inbound calls
 	notifyCtx context.Context // ctx, marked as a notification handler's (see request)
 	notifying atomic.Uint64   // odd while a notification's handler runs (see request)
-	initWait  chan struct{}   // the reader's: closed once the initialize being served is answered
+	initWait  chan struct{}   // the reader's, or handHeld's: closed once the initialize being served is answered
+	held      heldQueue       // the requests and notifications that wait for it
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when the connection ends
 

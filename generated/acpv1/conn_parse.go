@@ -18,10 +18,15 @@ import (
 // response to a tracked call, decoded into their types as they are
 // reached. The message goes on to dispatch.
 
-// line parses one line and hands the message on to dispatch. It returns
-// false once the connection has ended.
+// line parses one line and hands the message on to dispatch, or, for a
+// request or notification that comes while an initialize is served, to
+// hold. It returns false once the connection has ended.
 func (c *connection) line(line []byte) bool {
 	m, err := parseLine(line, c.cfg.limits.MaxIDLength, &c.calls)
+	if (m.method != "" || err != nil) && c.holds() {
+		c.hold(&m, err)
+		return true
+	}
 	return c.dispatch(&m, err)
 }
 

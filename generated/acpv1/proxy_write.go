@@ -76,15 +76,47 @@ func (p *Proxy) writeError(id string, e *Error) {
 	p.writeAnswer(&proxyAnswer{id: id, err: errorJSON(e)})
 }
 
-// write writes one message; p.mu is held. A failed write ends nothing
-// here: the conductor's end of the stream is gone, and reading ends too.
+// write writes one message; p.mu is held. While the reader routes lines it
+// has already read (p.batching), messages gather in p.wpend and go out in
+// one Write when it is about to read again (see flush), or when they reach
+// proxyBatchBytes: one system call for many messages under load, none
+// held back while the reader waits. A failed write ends nothing here: the
+// conductor's end of the stream is gone, and reading ends too.
 func (p *Proxy) write(b []byte) {
 	p.wbuf = b[:0]
-	if p.err == nil {
-		if _, err := p.w.Write(b); err != nil {
+	if p.err != nil {
+		return
+	}
+	if p.batching {
+		p.wpend = append(p.wpend, b...)
+		if len(p.wpend) < proxyBatchBytes {
+			return
+		}
+		b = p.wpend
+	}
+	_, err := p.w.Write(b)
+	p.wpend = p.wpend[:0]
+	if err != nil {
+		p.err = fmt.Errorf("%w: writing: %v", ErrConnectionClosed, err)
+	}
+}
+
+// proxyBatchBytes is how many bytes of messages gather at most before they
+// are written.
+const proxyBatchBytes = 64 << 10
+
+// flush writes the messages gathered, and ends the batch; p.mu is held.
+func (p *Proxy) flush() {
+	p.batching = false
+	if len(p.wpend) > 0 && p.err == nil {
+		if _, err := p.w.Write(p.wpend); err != nil {
 			p.err = fmt.Errorf("%w: writing: %v", ErrConnectionClosed, err)
 		}
 	}
+	if cap(p.wpend) > 4*proxyBatchBytes {
+		p.wpend = nil
+	}
+	p.wpend = p.wpend[:0]
 }
 
 // CallAgent sends the request method with params (written as JSON; a

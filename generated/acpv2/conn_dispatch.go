@@ -18,18 +18,10 @@ import (
 // dispatch hands on the message of one line, parsed with the error err
 // (the *Error that answers the line, if any): the error is answered, a
 // request is served, a notification handled before the next line, and a
-// response goes to the call that waits for it. It returns false once the
-// connection has ended.
+// response goes to the call that waits for it. While an initialize is
+// served, requests and notifications reach it only once it is answered
+// (see conn_hold.go). It returns false once the connection has ended.
 func (c *connection) dispatch(m *lineMessage, err *Error) bool {
-	if c.initWait != nil && (m.method != "" || err != nil) {
-		// The initialize being served is answered first.
-		select {
-		case <-c.initWait:
-			c.initWait = nil
-		case <-c.done:
-			return false
-		}
-	}
 	switch {
 	case err != nil:
 		if !m.response {

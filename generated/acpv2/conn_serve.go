@@ -27,7 +27,7 @@ import (
 // answered before the next request or notification is handled, so that a
 // request sent right after it, without waiting for its result, finds the
 // connection initialized; responses are read on meanwhile, so that its
-// handler may wait for a call of its own (see dispatch). It returns false
+// handler may wait for a call of its own (see conn_hold.go). It returns false
 // once the connection has ended.
 func (c *connection) serve(m *lineMessage) bool {
 	if !c.slots.acquire(c.done) {

@@ -7,6 +7,7 @@
 package acpv2
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -62,6 +63,8 @@ type Proxy struct {
 	mu        sync.Mutex // for w, pending and the ids
 	w         io.Writer
 	wbuf      []byte
+	wpend     []byte // the messages gathered while batching
+	batching  bool   // the reader routes lines it has read: writes gather (see write)
 	pending   map[int64]*proxyPending
 	byIn      map[string]int64 // an inbound request's id -> the id it was forwarded under
 	nextID    int64
@@ -143,9 +146,21 @@ func (p *Proxy) read(r io.Reader) error {
 	}
 	lr := lineReader{r: r, max: max}
 	defer lr.release()
+	defer p.endBatch()
 	var reading, over atomic.Bool
+	batching := false
 	for {
+		if batching && (lr.skipping || bytes.IndexByte(lr.buf[lr.start:lr.end], '\n') < 0) {
+			// Next reads from r, and may wait: what gathered goes out first.
+			p.endBatch()
+			batching = false
+		}
 		line, tooLong, err := lr.next(&reading, &over)
+		if err == nil && !batching {
+			p.mu.Lock()
+			p.batching, batching = true, true
+			p.mu.Unlock()
+		}
 		switch {
 		case err == io.EOF:
 			return nil
@@ -164,6 +179,14 @@ func (p *Proxy) read(r io.Reader) error {
 			p.line(line)
 		}
 	}
+}
+
+// endBatch writes the messages gathered while the reader routed the lines
+// it had read.
+func (p *Proxy) endBatch() {
+	p.mu.Lock()
+	p.flush()
+	p.mu.Unlock()
 }
 
 // fail ends the proxy's own calls that wait, with err.

@@ -105,18 +105,18 @@ func (p *Proxy) line(line []byte) {
 	case proxySuccessor, proxySuccessorRequest, proxySuccessorNotify:
 		p.unwrap(&e)
 	case proxyInitialize:
-		p.route(&ProxyMessage{method: MethodInitialize, id: e.id, params: e.params, toAgent: true, initialize: true})
+		p.route(ProxyMessage{method: MethodInitialize, id: e.id, params: e.params, toAgent: true, initialize: true})
 	case MethodInitialize:
 		if string(objectMember(objectMember(e.params, "_meta"), "proxy")) != "true" {
 			p.writeError(string(e.id), NewInvalidRequestError(map[string]string{"details": "a proxy is started by a conductor, with proxy/initialize"}))
 			return
 		}
 		p.thinkwell.Store(true)
-		p.route(&ProxyMessage{method: MethodInitialize, id: e.id, params: e.params, toAgent: true, initialize: true})
+		p.route(ProxyMessage{method: MethodInitialize, id: e.id, params: e.params, toAgent: true, initialize: true})
 	case proxyCancelRequestMethod:
 		p.cancel(e.params)
 	default:
-		p.route(&ProxyMessage{method: e.method, id: e.id, params: e.params, toAgent: true})
+		p.route(ProxyMessage{method: e.method, id: e.id, params: e.params, toAgent: true})
 	}
 }
 
@@ -146,18 +146,20 @@ func (p *Proxy) unwrap(e *proxyEnvelope) {
 		p.cancel(inner.params)
 		return
 	}
-	p.route(&ProxyMessage{method: inner.method, id: e.id, params: inner.params})
+	p.route(ProxyMessage{method: inner.method, id: e.id, params: inner.params})
 }
 
 // route hands a request or notification to its direction's hook, or, when
-// the direction has none, forwards it now.
-func (p *Proxy) route(m *ProxyMessage) {
+// the direction has none, forwards it now. m comes by value: forwarded,
+// it stays on the stack.
+func (p *Proxy) route(m ProxyMessage) {
 	if q := p.pump(m.toAgent); q != nil {
-		m.own()
-		q.push(proxyItem{msg: m})
+		h := m
+		h.own()
+		q.push(proxyItem{msg: &h})
 		return
 	}
-	p.forward(m)
+	p.forward(&m)
 }
 
 // pump returns the queue of the direction to the agent, or to the client,

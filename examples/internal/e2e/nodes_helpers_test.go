@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -258,6 +259,13 @@ func (c *nodeClient) lastServed() string {
 		return ""
 	}
 	return c.served[len(c.served)-1]
+}
+
+// servedAll returns the nodes that served the client's responses so far.
+func (c *nodeClient) servedAll() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.served)
 }
 
 func (c *nodeClient) UpdateSession(ctx context.Context, n *acpv2.UpdateSessionNotification) error {

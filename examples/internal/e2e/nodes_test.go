@@ -55,7 +55,7 @@ func testNodesFailoverV2(t *testing.T, n *nodes) {
 			t.Fatalf("no requires_action; got %q", sent)
 		}
 	}
-	if served := c.served; slices.ContainsFunc(served, func(s string) bool { return s != first }) {
+	if served := c.servedAll(); slices.ContainsFunc(served, func(s string) bool { return s != first }) {
 		t.Fatalf("before the kill the client was served by %v, want node %s alone", served, first)
 	}
 	killed := time.Now()
