@@ -48,6 +48,34 @@ var inspectBin = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
+// relayBin is bench/relay, built next to the acpinspect binary.
+var relayBin = sync.OnceValues(func() (string, error) {
+	bin, err := inspectBin()
+	if err != nil {
+		return "", err
+	}
+	bin = filepath.Join(filepath.Dir(bin), "relay")
+	if out, err := exec.Command("go", "build", "-o", bin, "./relay").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// startRelay starts cat behind bench/relay, a process that copies both
+// ways and records nothing.
+func startRelay(b *testing.B) *pipe {
+	bin, err := relayBin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := acpexec.Start(context.Background(), exec.Command(bin, "cat"), &acpexec.Options{Stderr: io.Discard})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { p.Close() })
+	return &pipe{p: p, r: bufio.NewReaderSize(p, 1<<20)}
+}
+
 // startPipe starts cat, directly or behind the tap; the tap's page
 // address goes to urlFile, when set.
 func startPipe(b *testing.B, tap bool, urlFile string) *acpexec.Process {
@@ -162,8 +190,10 @@ func BenchmarkTapRoundTrip(b *testing.B) {
 
 // BenchmarkTapThroughput: messages of the workload streamed to the agent
 // and back, the writer never waiting for the reader, b.N messages on a
-// direct pipe and b.N through the tap, in alternating bursts of 5,000 (a
-// busy turn's worth), so that both see the same load of the machine.
+// direct pipe, b.N through bench/relay (a process copying both ways and
+// recording nothing: the floor of any process in between) and b.N through
+// the tap, in alternating bursts of 5,000 (a busy turn's worth), so that
+// all three see the same load of the machine.
 //
 // burst: between bursts, outside the timing, the tap's recorder catches
 // up (what a turn followed by a person's pause gives it); flood: the
@@ -175,7 +205,7 @@ func BenchmarkTapThroughput(b *testing.B) {
 	for _, mode := range []string{"burst", "flood"} {
 		b.Run(mode, func(b *testing.B) {
 			urlFile := filepath.Join(b.TempDir(), "url")
-			direct, tap := newPipe(b, false, ""), newPipe(b, true, urlFile)
+			direct, relay, tap := newPipe(b, false, ""), startRelay(b), newPipe(b, true, urlFile)
 			page := tapPage(b, urlFile)
 			lines := tapLines()
 			size := 0
@@ -184,11 +214,12 @@ func BenchmarkTapThroughput(b *testing.B) {
 			}
 			b.SetBytes(int64(size / len(lines)))
 			const burst = 5000
-			var dt, tt time.Duration
+			var dt, rt, tt time.Duration
 			b.ResetTimer()
 			for done := 0; done < b.N; done += burst {
 				n := min(burst, b.N-done)
 				dt += direct.stream(b, lines, done, n)
+				rt += relay.stream(b, lines, done, n)
 				tt += tap.stream(b, lines, done, n)
 				if mode == "burst" {
 					b.StopTimer()
@@ -200,6 +231,8 @@ func BenchmarkTapThroughput(b *testing.B) {
 			b.ReportMetric(float64(b.N)/dt.Seconds(), "direct-msgs/s")
 			b.ReportMetric(float64(b.N)/tt.Seconds(), "tap-msgs/s")
 			b.ReportMetric(100*dt.Seconds()/tt.Seconds(), "tap/direct-%")
+			b.ReportMetric(100*dt.Seconds()/rt.Seconds(), "relay/direct-%")
+			b.ReportMetric(100*rt.Seconds()/tt.Seconds(), "tap/relay-%")
 			s := page.wait(b, 2*b.N, 100*time.Millisecond)
 			b.ReportMetric(100*float64(s.Messages)/float64(2*b.N), "recorded-%")
 			b.ReportMetric(float64(s.Dropped), "dropped")

@@ -23,7 +23,7 @@ const requireEnv = "ACPINSPECT_REQUIRE_BROWSER"
 
 // chromium returns the path of Debian's chromium, or skips (loudly) or
 // fails when it is missing.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
@@ -58,7 +58,7 @@ func build(t *testing.T, dir string) (inspect, agent, client string) {
 }
 
 // browser starts headless Chromium and returns a tab's context.
-func browser(t *testing.T, path string) context.Context {
+func browser(t testing.TB, path string) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx,
@@ -112,7 +112,7 @@ func shot(t *testing.T, ctx context.Context, name string) {
 }
 
 // count evaluates a JavaScript expression of type number.
-func count(t *testing.T, ctx context.Context, expr string) int {
+func count(t testing.TB, ctx context.Context, expr string) int {
 	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](expr))
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
@@ -199,7 +199,7 @@ func TestPage(t *testing.T) {
 }
 
 // waitCount waits until expr is at least n.
-func waitCount(t *testing.T, ctx context.Context, expr string, n int) {
+func waitCount(t testing.TB, ctx context.Context, expr string, n int) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		got := count(t, ctx, expr)
