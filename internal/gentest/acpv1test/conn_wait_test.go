@@ -145,6 +145,12 @@ func TestNotificationHandlerMustNotWait(t *testing.T) {
 		return c
 	}, w, r)
 	defer c.conn.Close()
+	// The request the handler makes is read, so that Close does not wait
+	// for its write to stall.
+	go func() {
+		for l.out.Scan() {
+		}
+	}()
 	l.send(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}`)
 	select {
 	case err := <-c.err:
