@@ -19,11 +19,12 @@ type SessionEvent struct {
 	Notification *SessionNotification
 	// Change is what the update changed in the session's state.
 	Change SessionChange
-	// Plans and ToolCalls are copies of the plans and tool calls the
-	// update changed as it left them, in the order of Change.Plans and
-	// Change.ToolCalls (a removed plan is not among them): what the
-	// event produced, whatever updates State has had since.
-	Plans     []PlanState
+	// Plans are copies of the plans the update changed as it left them,
+	// in the order of Change.Plans (a removed plan is not among them):
+	// what the event produced, whatever updates State has had since.
+	Plans []PlanState
+	// ToolCalls are copies of the tool calls the update changed as it
+	// left them, in the order of Change.ToolCalls.
 	ToolCalls []ToolCall
 }
 
