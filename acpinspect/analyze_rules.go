@@ -139,6 +139,7 @@ type update struct {
 		State      string          `json:"state"`
 		StopReason string          `json:"stopReason"`
 	} `json:"update"`
+	raw json.RawMessage // the update's text, when the scanner read it
 }
 
 // judge applies the rules of notifications.
@@ -196,11 +197,15 @@ func (in *Inspector) sessionUpdate(c *connState, s *session, i int, u *update, p
 	case "tool_call", "tool_call_update":
 		s.toolSeen(u.Update.ToolCallID, e.Seq)
 	case "state_update":
-		var raw struct {
-			Update json.RawMessage `json:"update"`
+		raw := u.raw
+		if raw == nil {
+			var p struct {
+				Update json.RawMessage `json:"update"`
+			}
+			json.Unmarshal(params, &p)
+			raw = p.Update
 		}
-		json.Unmarshal(params, &raw)
-		s.states = append(s.states, StateChange{Seq: e.Seq, State: u.Update.State, Raw: raw.Update})
+		s.states = append(s.states, StateChange{Seq: e.Seq, State: u.Update.State, Raw: raw})
 		s.lastIdle = u.Update.State == "idle"
 		if s.lastIdle && s.cancelled && u.Update.StopReason != "" && u.Update.StopReason != "cancelled" {
 			in.addFinding(i, "agent.cancel.stop-reason", fmt.Sprintf("the client sent session/cancel (message %d) and the turn ended with stopReason %q", s.cancelSeq, u.Update.StopReason))

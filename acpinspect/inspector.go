@@ -64,6 +64,7 @@ type Inspector struct {
 	changed  chan struct{} // closed at the next change
 	// dropped and droppedBytes count what passed unrecorded.
 	dropped, droppedBytes int
+	scan                  scanner // reads the messages, under mu
 }
 
 // NewInspector returns an empty Inspector.
@@ -205,12 +206,17 @@ func (in *Inspector) addFinding(i int, rule, detail string) {
 
 // envelope is the JSON-RPC envelope of a message, read generically.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
+	ID        json.RawMessage // nil when absent
+	Method    string
+	HasMethod bool // method is a string
+	Params    json.RawMessage
+	Result    json.RawMessage
+	Error     *rpcError
+	session   string // result.sessionId
+}
+
+// rpcError is the error of an error response.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
 }
