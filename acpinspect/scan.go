@@ -228,7 +228,12 @@ func (s *scanner) update(u *update) bool {
 			up.StopReason, _, ok = s.str()
 		case "content":
 			at := s.valueStart()
-			if ok = s.d.SkipValue() == nil; ok {
+			if s.d.PeekKind() == '{' {
+				ok = s.content(&u.content)
+			} else {
+				ok = s.d.SkipValue() == nil
+			}
+			if ok {
 				up.Content = s.in[at:s.d.InputOffset()]
 			}
 		default:
@@ -243,6 +248,34 @@ func (s *scanner) update(u *update) bool {
 	}
 	u.raw = s.in[start:s.d.InputOffset()]
 	return true
+}
+
+// content reads the members of a content block contentText reads.
+func (s *scanner) content(c *contentBlock) bool {
+	s.d.ReadToken()
+	var seen uint8
+	for s.d.PeekKind() != '}' {
+		name, ok := s.name(&seen, "type", "text", "uri")
+		if !ok {
+			return false
+		}
+		switch name {
+		case "type":
+			c.typ, _, ok = s.str()
+		case "text":
+			c.text, _, ok = s.str()
+		case "uri":
+			c.uri, _, ok = s.str()
+		default:
+			ok = s.d.SkipValue() == nil
+		}
+		if !ok {
+			return false
+		}
+	}
+	_, err := s.d.ReadToken()
+	c.read = err == nil
+	return c.read
 }
 
 // result reads the result, and its sessionId when it is an object.

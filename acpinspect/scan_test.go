@@ -43,6 +43,12 @@ var scanCases = []string{
 	``,
 	`{"id":1,"result":{"sessionId":"a","sessionId":"b"}}`,
 	`{"id":1e2,"result":{}}`,
+	`{"params":{"update":{"content":{"type":"resource_link","uri":"file:///a","text":null}}}}`,
+	`{"params":{"update":{"content":{"type":"image","data":"AA=="}}}}`,
+	`{"params":{"update":{"content":{"type":"text","text":5}}}}`,
+	`{"params":{"update":{"content":{"type":"text","Text":"a"}}}}`,
+	`{"params":{"update":{"content":[{"type":"text"}]}}}`,
+	`{"params":{"update":{"content":{"type":"text","text":"a","text":"b"}}}}`,
 }
 
 func TestScanMatchesEncodingJSON(t *testing.T) {
@@ -73,7 +79,10 @@ func checkScan(t *testing.T, line string) {
 	if !reflect.DeepEqual(env, wenv) {
 		t.Fatalf("%q: envelope\n%+v\nencoding/json\n%+v", line, env, wenv)
 	}
-	u.raw = nil
+	if got, want := u.contentText(), contentText(wu.Update.Content); got != want {
+		t.Fatalf("%q: content text %q, encoding/json %q", line, got, want)
+	}
+	u.raw, u.content = nil, contentBlock{}
 	if !reflect.DeepEqual(u, wu) {
 		t.Fatalf("%q: params\n%+v\nencoding/json\n%+v", line, u, wu)
 	}
