@@ -61,7 +61,7 @@ type Inspector struct {
 	findings []Finding
 	console  []ConsoleLine
 	stats    map[string]*methodStats
-	changed  chan struct{} // closed at the next change
+	changed  chan struct{} // closed at the next change; nil until asked for
 	// dropped and droppedBytes count what passed unrecorded.
 	dropped, droppedBytes int
 	scan                  scanner // reads the messages, under mu
@@ -69,7 +69,7 @@ type Inspector struct {
 
 // NewInspector returns an empty Inspector.
 func NewInspector() *Inspector {
-	return &Inspector{conns: map[int64]*connState{}, stats: map[string]*methodStats{}, changed: make(chan struct{})}
+	return &Inspector{conns: map[int64]*connState{}, stats: map[string]*methodStats{}}
 }
 
 // Record decodes f and adds it.
@@ -91,8 +91,7 @@ func (in *Inspector) Record(f Frame) {
 		c.messages++
 		in.analyze(c, f, i)
 	}
-	close(in.changed)
-	in.changed = make(chan struct{})
+	in.notify()
 }
 
 // Gap counts lines that passed without being recorded: the page shows
@@ -102,8 +101,7 @@ func (in *Inspector) Gap(conn int64, from Sender, lines, bytes int) {
 	defer in.mu.Unlock()
 	in.dropped += lines
 	in.droppedBytes += bytes
-	close(in.changed)
-	in.changed = make(chan struct{})
+	in.notify()
 }
 
 // Dropped returns the number of lines, and their bytes, that passed
@@ -114,10 +112,22 @@ func (in *Inspector) Dropped() (lines, bytes int) {
 	return in.dropped, in.droppedBytes
 }
 
+// notify closes the channel of Changed, when there is one: a change with
+// no one waiting for it costs nothing.
+func (in *Inspector) notify() {
+	if in.changed != nil {
+		close(in.changed)
+		in.changed = nil
+	}
+}
+
 // Changed returns a channel closed at the next change.
 func (in *Inspector) Changed() <-chan struct{} {
-	in.mu.RLock()
-	defer in.mu.RUnlock()
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.changed == nil {
+		in.changed = make(chan struct{})
+	}
 	return in.changed
 }
 
