@@ -134,7 +134,7 @@ func (in *Inspector) decode(c *connState, f Frame, i int, method string) {
 	if strings.HasPrefix(method, "_") {
 		e.Type = "extension: " + e.Type
 	}
-	if e.Unknown = findUnknown(d.payload); len(e.Unknown) > 0 {
+	if e.Unknown = in.walker.find(d.payload); len(e.Unknown) > 0 {
 		e.Verdict = "unknown"
 	}
 	if e.Kind == "notification" && method == "session/update" && f.From == FromAgent {

@@ -64,7 +64,8 @@ type Inspector struct {
 	changed  chan struct{} // closed at the next change; nil until asked for
 	// dropped and droppedBytes count what passed unrecorded.
 	dropped, droppedBytes int
-	scan                  scanner // reads the messages, under mu
+	scan                  scanner       // reads the messages, under mu
+	walker                unknownWalker // finds unknown members, under mu
 }
 
 // NewInspector returns an empty Inspector.

@@ -16,13 +16,14 @@ const maxUnknown = 50
 // rawMessageType is json.RawMessage: free-form JSON, never walked.
 var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 
-// findUnknown walks a decoded payload and lists, with their JSON paths, the
+// find walks a decoded payload and lists, with their JSON paths, the
 // variants of unions whose tag the generated package does not know (kept
 // in an Other type with its Tag and Raw) and the members the schema does
 // not name (kept, as received, in the unexported unknownMembers of the
-// generated structs).
-func findUnknown(v any) []string {
-	w := unknownWalker{}
+// generated structs). An Inspector keeps one walker, whose path's memory
+// serves every message.
+func (w *unknownWalker) find(v any) []string {
+	w.found, w.path = nil, w.path[:0]
 	w.walk(reflect.ValueOf(v), 0)
 	return w.found
 }
