@@ -22,7 +22,14 @@ type scanner struct {
 	d   jsontext.Decoder
 	src bytes.Buffer
 	in  []byte
+	// atoms holds the strings that recur from message to message: the
+	// methods, session ids, tags, message and tool call ids. A message's
+	// entry shares them instead of holding a copy.
+	atoms map[string]string
 }
+
+// maxAtoms bounds the strings a scanner holds.
+const maxAtoms = 4096
 
 // readMessage reads the envelope of data and what the rules read of its
 // params; ok is false when data is not a JSON-RPC message.
@@ -80,7 +87,7 @@ func (s *scanner) scan(data []byte, env *envelope, u *update) (ok bool) {
 		case "id":
 			env.ID, ok = s.value()
 		case "method":
-			env.Method, env.HasMethod, ok = s.str()
+			env.Method, env.HasMethod, ok = s.atom()
 		case "params":
 			env.Params, ok = s.params(u)
 		case "result":
@@ -161,6 +168,33 @@ func (s *scanner) str() (string, bool, bool) {
 	return "", false, false
 }
 
+// atom is str for a string that recurs: it is made once.
+func (s *scanner) atom() (string, bool, bool) {
+	if s.d.PeekKind() != '"' {
+		return s.str()
+	}
+	raw, err := s.d.ReadValue()
+	if err != nil {
+		return "", false, false
+	}
+	text := raw[1 : len(raw)-1]
+	if bytes.IndexByte(text, '\\') >= 0 {
+		b, err := jsontext.AppendUnquote(nil, raw)
+		return string(b), true, err == nil
+	}
+	if a, ok := s.atoms[string(text)]; ok {
+		return a, true, true
+	}
+	a := string(text)
+	if s.atoms == nil {
+		s.atoms = map[string]string{}
+	}
+	if len(s.atoms) < maxAtoms {
+		s.atoms[a] = a
+	}
+	return a, true, true
+}
+
 // params reads the params and, when they are an object, what u takes of
 // them.
 func (s *scanner) params(u *update) ([]byte, bool) {
@@ -180,7 +214,7 @@ func (s *scanner) params(u *update) ([]byte, bool) {
 		}
 		switch name {
 		case "sessionId":
-			u.SessionID, _, ok = s.str()
+			u.SessionID, _, ok = s.atom()
 		case "update":
 			ok = s.update(u)
 		default:
@@ -217,15 +251,15 @@ func (s *scanner) update(u *update) bool {
 		}
 		switch name {
 		case "sessionUpdate":
-			up.Tag, _, ok = s.str()
+			up.Tag, _, ok = s.atom()
 		case "messageId":
-			up.MessageID, _, ok = s.str()
+			up.MessageID, _, ok = s.atom()
 		case "toolCallId":
-			up.ToolCallID, _, ok = s.str()
+			up.ToolCallID, _, ok = s.atom()
 		case "state":
-			up.State, _, ok = s.str()
+			up.State, _, ok = s.atom()
 		case "stopReason":
-			up.StopReason, _, ok = s.str()
+			up.StopReason, _, ok = s.atom()
 		case "content":
 			at := s.valueStart()
 			if s.d.PeekKind() == '{' {
@@ -261,7 +295,7 @@ func (s *scanner) content(c *contentBlock) bool {
 		}
 		switch name {
 		case "type":
-			c.typ, _, ok = s.str()
+			c.typ, _, ok = s.atom()
 		case "text":
 			c.text, _, ok = s.str()
 		case "uri":
@@ -296,7 +330,7 @@ func (s *scanner) result() ([]byte, string, bool) {
 			return nil, "", false
 		}
 		if name == "sessionId" {
-			session, _, ok = s.str()
+			session, _, ok = s.atom()
 		} else {
 			ok = s.d.SkipValue() == nil
 		}
