@@ -62,8 +62,8 @@ func (c *connState) session(id string) *session {
 // analyze decodes the message of entry i and judges it.
 func (in *Inspector) analyze(c *connState, f Frame, i int) {
 	e := in.entries.at(i)
-	var env envelope
-	if !utf8.Valid(f.Data) || json.Unmarshal(f.Data, &env) != nil {
+	env, u, ok := in.scan.readMessage(f.Data)
+	if !ok {
 		e.Kind, e.Verdict = "invalid", "invalid"
 		e.Problem = "not a JSON-RPC message: " + preview(f.Data)
 		switch {
@@ -80,13 +80,9 @@ func (in *Inspector) analyze(c *connState, f Frame, i int) {
 	if env.ID != nil && string(env.ID) != "null" {
 		e.ID = string(env.ID)
 	}
-	var u update // what the rules read of the params, read once
-	if env.Params != nil {
-		json.Unmarshal(env.Params, &u) // what does not fit is left out, and is the decoder's to judge
-	}
 	e.Session = u.SessionID
 	if e.Session == "" && env.Result != nil {
-		e.Session = resultSession(env.Result)
+		e.Session = env.session
 	}
 	first := f.From == FromClient && !c.seenClient
 	if f.From == FromClient {
@@ -94,12 +90,12 @@ func (in *Inspector) analyze(c *connState, f Frame, i int) {
 	}
 	method := ""
 	switch {
-	case env.Method != nil && e.ID != "":
-		e.Kind, e.Method, method = "request", *env.Method, *env.Method
+	case env.HasMethod && e.ID != "":
+		e.Kind, e.Method, method = "request", env.Method, env.Method
 		in.count(method).count++
 		in.request(c, f, i, env)
-	case env.Method != nil:
-		e.Kind, e.Method, method = "notification", *env.Method, *env.Method
+	case env.HasMethod:
+		e.Kind, e.Method, method = "notification", env.Method, env.Method
 		in.count(method).count++
 	default:
 		e.Kind = "response"
@@ -138,7 +134,7 @@ func (in *Inspector) decode(c *connState, f Frame, i int, method string) {
 	if strings.HasPrefix(method, "_") {
 		e.Type = "extension: " + e.Type
 	}
-	if e.Unknown = findUnknown(d.payload); len(e.Unknown) > 0 {
+	if e.Unknown = in.walker.find(d.payload); len(e.Unknown) > 0 {
 		e.Verdict = "unknown"
 	}
 	if e.Kind == "notification" && method == "session/update" && f.From == FromAgent {

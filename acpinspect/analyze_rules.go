@@ -139,6 +139,33 @@ type update struct {
 		State      string          `json:"state"`
 		StopReason string          `json:"stopReason"`
 	} `json:"update"`
+	raw     json.RawMessage // the update's text, when the scanner read it
+	content contentBlock    // what the scanner read of the update's content
+}
+
+// contentBlock is what contentText reads of a content block.
+type contentBlock struct {
+	typ, text, uri string
+	read           bool // the scanner read them
+}
+
+// show is the text a content block shows in a transcript.
+func (c contentBlock) show() string {
+	switch c.typ {
+	case "text":
+		return c.text
+	case "resource_link":
+		return "[" + c.uri + "]"
+	}
+	return "[" + c.typ + "]"
+}
+
+// contentText is the text of the update's content.
+func (u *update) contentText() string {
+	if u.content.read {
+		return u.content.show()
+	}
+	return contentText(u.Update.Content)
 }
 
 // judge applies the rules of notifications.
@@ -188,19 +215,23 @@ func (in *Inspector) sessionUpdate(c *connState, s *session, i int, u *update, p
 	}
 	switch tag {
 	case "user_message_chunk", "user_message":
-		s.say("user", u.Update.MessageID, contentText(u.Update.Content), e.Seq)
+		s.say("user", u.Update.MessageID, u.contentText(), e.Seq)
 	case "agent_message_chunk", "agent_message":
-		s.say("agent", u.Update.MessageID, contentText(u.Update.Content), e.Seq)
+		s.say("agent", u.Update.MessageID, u.contentText(), e.Seq)
 	case "agent_thought_chunk", "agent_thought":
-		s.say("thought", u.Update.MessageID, contentText(u.Update.Content), e.Seq)
+		s.say("thought", u.Update.MessageID, u.contentText(), e.Seq)
 	case "tool_call", "tool_call_update":
 		s.toolSeen(u.Update.ToolCallID, e.Seq)
 	case "state_update":
-		var raw struct {
-			Update json.RawMessage `json:"update"`
+		raw := u.raw
+		if raw == nil {
+			var p struct {
+				Update json.RawMessage `json:"update"`
+			}
+			json.Unmarshal(params, &p)
+			raw = p.Update
 		}
-		json.Unmarshal(params, &raw)
-		s.states = append(s.states, StateChange{Seq: e.Seq, State: u.Update.State, Raw: raw.Update})
+		s.states = append(s.states, StateChange{Seq: e.Seq, State: u.Update.State, Raw: raw})
 		s.lastIdle = u.Update.State == "idle"
 		if s.lastIdle && s.cancelled && u.Update.StopReason != "" && u.Update.StopReason != "cancelled" {
 			in.addFinding(i, "agent.cancel.stop-reason", fmt.Sprintf("the client sent session/cancel (message %d) and the turn ended with stopReason %q", s.cancelSeq, u.Update.StopReason))

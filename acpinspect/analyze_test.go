@@ -115,6 +115,8 @@ func TestPlantedFaults(t *testing.T) {
 			"unknown", "", `prompt[0]: unknown variant "hologram"`},
 		{"unknown member", `c {"jsonrpc":"2.0","id":11,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[],"colour":"red"}}`,
 			"unknown", "", "colour: unknown member"},
+		{"nested unknown member", `c {"jsonrpc":"2.0","id":12,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"a"},{"type":"text","text":"b","tint":1}]}}`,
+			"unknown", "", "prompt[1].tint: unknown member"},
 		{"not JSON", `a Starting agent...`, "invalid", "agent.stdio.framing", "not a JSON-RPC message"},
 		{"not JSON-RPC", `a {"jsonrpc":"2.0","method":5}`, "invalid", "agent.schema.decodes", "not a JSON-RPC message"},
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+	"sync"
 )
 
 // A dialect decodes the messages of one protocol version with its
@@ -87,6 +88,69 @@ func errorPath(err error) string {
 		return te.Field
 	}
 	return ""
+}
+
+// goTypeNames caches goTypeName by the payload's type and its variant's.
+var goTypeNames sync.Map // [2]reflect.Type -> string
+
+// updateFields caches, by struct type, the index of an Update field that
+// holds a union (-1 when there is none).
+var updateFields sync.Map // reflect.Type -> int
+
+// goTypeName is the name of a payload's type with its variant's:
+// acpv1.SessionNotification (SessionUpdateAgentMessageChunk).
+func goTypeName(v any) string {
+	if v == nil {
+		return ""
+	}
+	vt, ok := variantType(v)
+	if !ok {
+		return variantName(pkgOf(typeName(v)), v)
+	}
+	key := [2]reflect.Type{reflect.TypeOf(v), vt}
+	if s, ok := goTypeNames.Load(key); ok {
+		return s.(string)
+	}
+	s := variantName(pkgOf(typeName(v)), v)
+	goTypeNames.Store(key, s)
+	return s
+}
+
+// variantType is the type of the variant in v's Update, or nil; false
+// when v's type has an Update that is not a union field of its own, whose
+// name is not cached.
+func variantType(v any) (reflect.Type, bool) {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
+		return nil, true
+	}
+	i, ok := updateFields.Load(rv.Type())
+	if !ok {
+		i = -1 // no Update
+		if f, found := rv.Type().FieldByName("Update"); found {
+			i = -2 // not a union field of its own
+			if v, has := f.Type.FieldByName("Value"); len(f.Index) == 1 && f.Type.Kind() == reflect.Struct &&
+				has && len(v.Index) == 1 && v.Type.Kind() == reflect.Interface {
+				i = f.Index[0]
+			}
+		}
+		updateFields.Store(rv.Type(), i)
+	}
+	switch i := i.(int); {
+	case i == -1:
+		return nil, true
+	case i < 0:
+		return nil, false
+	default:
+		val := rv.Field(i).FieldByName("Value")
+		if val.IsNil() {
+			return nil, true
+		}
+		return val.Elem().Type(), true
+	}
 }
 
 // variantName adds the variant of a union payload to its type's name:

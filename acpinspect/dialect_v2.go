@@ -29,7 +29,7 @@ func (v2) decode(data []byte, method string) decoded {
 	if m.Error != nil {
 		p = m.Error
 	}
-	return decoded{payload: p, goType: variantName(pkgOf(typeName(p)), p)}
+	return decoded{payload: p, goType: goTypeName(p)}
 }
 
 func (v2) newSession(id string) sessionState {

@@ -61,14 +61,16 @@ type Inspector struct {
 	findings []Finding
 	console  []ConsoleLine
 	stats    map[string]*methodStats
-	changed  chan struct{} // closed at the next change
+	changed  chan struct{} // closed at the next change; nil until asked for
 	// dropped and droppedBytes count what passed unrecorded.
 	dropped, droppedBytes int
+	scan                  scanner       // reads the messages, under mu
+	walker                unknownWalker // finds unknown members, under mu
 }
 
 // NewInspector returns an empty Inspector.
 func NewInspector() *Inspector {
-	return &Inspector{conns: map[int64]*connState{}, stats: map[string]*methodStats{}, changed: make(chan struct{})}
+	return &Inspector{conns: map[int64]*connState{}, stats: map[string]*methodStats{}}
 }
 
 // Record decodes f and adds it.
@@ -90,8 +92,7 @@ func (in *Inspector) Record(f Frame) {
 		c.messages++
 		in.analyze(c, f, i)
 	}
-	close(in.changed)
-	in.changed = make(chan struct{})
+	in.notify()
 }
 
 // Gap counts lines that passed without being recorded: the page shows
@@ -101,8 +102,7 @@ func (in *Inspector) Gap(conn int64, from Sender, lines, bytes int) {
 	defer in.mu.Unlock()
 	in.dropped += lines
 	in.droppedBytes += bytes
-	close(in.changed)
-	in.changed = make(chan struct{})
+	in.notify()
 }
 
 // Dropped returns the number of lines, and their bytes, that passed
@@ -113,10 +113,22 @@ func (in *Inspector) Dropped() (lines, bytes int) {
 	return in.dropped, in.droppedBytes
 }
 
+// notify closes the channel of Changed, when there is one: a change with
+// no one waiting for it costs nothing.
+func (in *Inspector) notify() {
+	if in.changed != nil {
+		close(in.changed)
+		in.changed = nil
+	}
+}
+
 // Changed returns a channel closed at the next change.
 func (in *Inspector) Changed() <-chan struct{} {
-	in.mu.RLock()
-	defer in.mu.RUnlock()
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.changed == nil {
+		in.changed = make(chan struct{})
+	}
 	return in.changed
 }
 
@@ -205,12 +217,17 @@ func (in *Inspector) addFinding(i int, rule, detail string) {
 
 // envelope is the JSON-RPC envelope of a message, read generically.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
+	ID        json.RawMessage // nil when absent
+	Method    string
+	HasMethod bool // method is a string
+	Params    json.RawMessage
+	Result    json.RawMessage
+	Error     *rpcError
+	session   string // result.sessionId
+}
+
+// rpcError is the error of an error response.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
 }

@@ -147,15 +147,7 @@ func (q *queue) take(buf []chunk) ([]chunk, bool) {
 		q.waiting = true
 		q.cond.Wait()
 	}
-	for !q.closed && q.pending < q.max/2 {
-		quiet := time.Since(q.last)
-		if quiet >= recordDelay {
-			break
-		}
-		q.mu.Unlock()
-		time.Sleep(recordDelay - quiet)
-		q.mu.Lock()
-	}
+	q.waitQuiet()
 	if len(q.chunks) == 0 {
 		return buf, false
 	}
@@ -163,6 +155,31 @@ func (q *queue) take(buf []chunk) ([]chunk, bool) {
 	clear(q.chunks)
 	q.chunks = q.chunks[:0]
 	return buf, true
+}
+
+// waitQuiet waits, with q.mu held, until no chunk has come for
+// recordDelay, or the bytes queued reach half their bound, or the queue is
+// closed.
+func (q *queue) waitQuiet() {
+	for !q.closed && q.pending < q.max/2 {
+		quiet := time.Since(q.last)
+		if quiet >= recordDelay {
+			return
+		}
+		q.mu.Unlock()
+		time.Sleep(recordDelay - quiet)
+		q.mu.Lock()
+	}
+}
+
+// pause is waitQuiet for the recorder in the middle of what it took:
+// when traffic starts again while it records, it leaves the CPU to the
+// traffic until the traffic pauses (or the bytes waiting reach half their
+// bound), as before it takes chunks.
+func (q *queue) pause() {
+	q.mu.Lock()
+	q.waitQuiet()
+	q.mu.Unlock()
 }
 
 // recorded says that n bytes taken have been recorded.
@@ -176,7 +193,7 @@ func (q *queue) recorded(n int) {
 // closed and drained; done is closed then.
 func pump(q *queue, rec Recorder, done chan<- struct{}) {
 	defer close(done)
-	s := splitter{rec: rec, streams: map[streamKey]*stream{}}
+	s := splitter{rec: rec, streams: map[streamKey]*stream{}, pause: q.pause}
 	s.gapRec, _ = rec.(GapRecorder)
 	var buf []chunk
 	for {
@@ -189,6 +206,7 @@ func pump(q *queue, rec Recorder, done chan<- struct{}) {
 			n += len(buf[i].data)
 			s.chunk(&buf[i])
 			buf[i].free()
+			q.pause()
 		}
 		q.recorded(n)
 	}
@@ -201,7 +219,12 @@ type splitter struct {
 	gapRec  GapRecorder
 	streams map[streamKey]*stream
 	frames  []Frame
+	pause   func() // called between frames now and then: see queue.pause
 }
+
+// pauseEvery is the number of frames a splitter records between calls of
+// its pause.
+const pauseEvery = 64
 
 // stream is what a splitter keeps of a stream between its chunks.
 type stream struct {
@@ -275,8 +298,11 @@ func (s *splitter) lines(c *chunk, st *stream, p []byte) {
 		s.frames = append(s.frames, Frame{Conn: c.conn, Time: c.time, From: c.from, Data: bytes.TrimSuffix(line, []byte{'\r'})})
 		b = b[j+1:]
 	}
-	for _, f := range s.frames {
+	for k, f := range s.frames {
 		s.rec.Record(f)
+		if k%pauseEvery == pauseEvery-1 && s.pause != nil {
+			s.pause()
+		}
 	}
 	clear(s.frames)
 	if rest := p[i+1:]; len(rest) > 0 {

@@ -164,11 +164,5 @@ func contentText(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &c) != nil {
 		return ""
 	}
-	switch c.Type {
-	case "text":
-		return c.Text
-	case "resource_link":
-		return "[" + c.URI + "]"
-	}
-	return "[" + c.Type + "]"
+	return contentBlock{typ: c.Type, text: c.Text, uri: c.URI}.show()
 }

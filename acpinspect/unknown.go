@@ -16,19 +16,30 @@ const maxUnknown = 50
 // rawMessageType is json.RawMessage: free-form JSON, never walked.
 var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 
-// findUnknown walks a decoded payload and lists, with their JSON paths, the
+// find walks a decoded payload and lists, with their JSON paths, the
 // variants of unions whose tag the generated package does not know (kept
 // in an Other type with its Tag and Raw) and the members the schema does
 // not name (kept, as received, in the unexported unknownMembers of the
-// generated structs).
-func findUnknown(v any) []string {
-	w := unknownWalker{}
-	w.walk(reflect.ValueOf(v), "", 0)
+// generated structs). An Inspector keeps one walker, whose path's memory
+// serves every message.
+func (w *unknownWalker) find(v any) []string {
+	w.found, w.path = nil, w.path[:0]
+	w.walk(reflect.ValueOf(v), 0)
 	return w.found
 }
 
+// unknownWalker keeps the path it is at as a stack of segments, made into
+// text only for what it finds.
 type unknownWalker struct {
 	found []string
+	path  []segment
+}
+
+// segment is a member name, or an index.
+type segment struct {
+	name    string
+	index   int
+	isIndex bool
 }
 
 func (w *unknownWalker) add(s string) {
@@ -37,57 +48,76 @@ func (w *unknownWalker) add(s string) {
 	}
 }
 
-func (w *unknownWalker) walk(v reflect.Value, path string, depth int) {
+// pathText is the path as text: a.b[2].c, "" at the root.
+func (w *unknownWalker) pathText() string {
+	var b strings.Builder
+	for _, s := range w.path {
+		if s.isIndex {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s.name)
+	}
+	return b.String()
+}
+
+// walkIn walks v at the path's segment s.
+func (w *unknownWalker) walkIn(v reflect.Value, s segment, depth int) {
+	w.path = append(w.path, s)
+	w.walk(v, depth)
+	w.path = w.path[:len(w.path)-1]
+}
+
+func (w *unknownWalker) walk(v reflect.Value, depth int) {
 	if depth > 64 || len(w.found) >= maxUnknown || !v.IsValid() {
 		return
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			w.walk(v.Elem(), path, depth+1)
+			w.walk(v.Elem(), depth+1)
 		}
 	case reflect.Slice, reflect.Array:
 		if v.Type() == rawMessageType || v.Type().Elem().Kind() == reflect.Uint8 {
 			return
 		}
 		for i := 0; i < v.Len(); i++ {
-			w.walk(v.Index(i), path+"["+strconv.Itoa(i)+"]", depth+1)
+			w.walkIn(v.Index(i), segment{index: i, isIndex: true}, depth+1)
 		}
 	case reflect.Map:
 		iter := v.MapRange()
 		for iter.Next() {
-			w.walk(iter.Value(), join(path, keyString(iter.Key())), depth+1)
+			w.walkIn(iter.Value(), segment{name: keyString(iter.Key())}, depth+1)
 		}
 	case reflect.Struct:
-		w.walkStruct(v, path, depth)
+		w.walkStruct(v, depth)
 	}
 }
 
-func (w *unknownWalker) walkStruct(v reflect.Value, path string, depth int) {
+func (w *unknownWalker) walkStruct(v reflect.Value, depth int) {
 	t := v.Type()
 	if strings.HasSuffix(t.Name(), "Other") {
 		tag, raw := v.FieldByName("Tag"), v.FieldByName("Raw")
 		if tag.IsValid() && tag.Kind() == reflect.String && raw.IsValid() {
-			w.add(orRoot(path) + `: unknown variant "` + tag.String() + `" (` + t.Name() + ")")
+			w.add(orRoot(w.pathText()) + `: unknown variant "` + tag.String() + `" (` + t.Name() + ")")
 			return
 		}
 	}
-	names := namesOf(t)
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		fv := v.Field(i)
-		switch {
-		case f.Name == "unknownMembers" && fv.Kind() == reflect.String:
-			if s := fv.String(); s != "" {
+	for i, f := range fieldsOf(t) {
+		switch f.role {
+		case unknownField:
+			if s := v.Field(i).String(); s != "" {
 				for _, name := range memberNames(s) {
-					w.add(join(path, name) + ": unknown member")
+					w.add(join(w.pathText(), name) + ": unknown member")
 				}
 			}
-		case !f.IsExported():
-		case f.Anonymous || f.Name == "Value":
-			w.walk(fv, path, depth+1)
-		default:
-			w.walk(fv, join(path, names[i]), depth+1)
+		case inlineField:
+			w.walk(v.Field(i), depth+1)
+		case memberField:
+			w.walkIn(v.Field(i), segment{name: f.name}, depth+1)
 		}
 	}
 }
@@ -147,18 +177,42 @@ func orRoot(path string) string {
 	return path
 }
 
-// fieldNames caches the member names of the fields of struct types.
-var fieldNames sync.Map // reflect.Type -> []string
+// The roles of a struct's fields in the walk.
+const (
+	skipField    = iota // unexported
+	unknownField        // unknownMembers: the members the schema does not name
+	inlineField         // embedded, or a union's Value: at the struct's own path
+	memberField         // a member, at its name
+)
 
-// namesOf returns the member name of each field of t.
-func namesOf(t reflect.Type) []string {
-	if v, ok := fieldNames.Load(t); ok {
-		return v.([]string)
+// fieldInfo is what the walk needs of a struct field.
+type fieldInfo struct {
+	name string // the member name
+	role int
+}
+
+// fieldInfos caches the fields of struct types.
+var fieldInfos sync.Map // reflect.Type -> []fieldInfo
+
+// fieldsOf returns what the walk needs of each field of t.
+func fieldsOf(t reflect.Type) []fieldInfo {
+	if v, ok := fieldInfos.Load(t); ok {
+		return v.([]fieldInfo)
 	}
-	names := make([]string, t.NumField())
-	for i := range names {
-		names[i] = jsonName(t.Field(i))
+	fields := make([]fieldInfo, t.NumField())
+	for i := range fields {
+		f := t.Field(i)
+		switch {
+		case f.Name == "unknownMembers" && f.Type.Kind() == reflect.String:
+			fields[i].role = unknownField
+		case !f.IsExported():
+			fields[i].role = skipField
+		case f.Anonymous || f.Name == "Value":
+			fields[i].role = inlineField
+		default:
+			fields[i] = fieldInfo{name: jsonName(f), role: memberField}
+		}
 	}
-	fieldNames.Store(t, names)
-	return names
+	fieldInfos.Store(t, fields)
+	return fields
 }
