@@ -361,3 +361,54 @@ func TestMCPBridgeToClient(t *testing.T) {
 	p.w.(io.Closer).Close()
 	<-done
 }
+
+// TestMCPBridgeReadsCapabilities: the agent takes "acp" servers when v1's
+// agentCapabilities.mcpCapabilities.acp is true or v2's
+// capabilities.session.mcp.acp is an object; only then do session
+// requests pass unchanged.
+func TestMCPBridgeReadsCapabilities(t *testing.T) {
+	for _, c := range []struct {
+		result string
+		takes  bool
+	}{
+		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":true}}}`, true},
+		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":false,"http":true}}}`, false},
+		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":"yes"}}}`, false},
+		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"acp":{}}}}}`, true},
+		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"acp":null,"http":{}}}}}`, false},
+		{`{"protocolVersion":2}`, false},
+	} {
+		b := newMCPBridge(&chain{opts: Options{Stderr: io.Discard}})
+		b.initialized([]byte(c.result))
+		params := []byte(`{"mcpServers":[{"type":"acp","name":"n","serverId":"s"}]}`)
+		_, changed := b.adapt("session/new", params)
+		b.close()
+		if b.takes != c.takes || changed == c.takes {
+			t.Errorf("%s: takes %v, params changed %v", c.result, b.takes, changed)
+		}
+	}
+}
+
+// TestMCPBridgeKeepsBytes: only the "acp" entries of mcpServers are
+// rewritten; the rest of the params, and the other entries, keep their
+// bytes, and an entry's name and _meta are kept.
+func TestMCPBridgeKeepsBytes(t *testing.T) {
+	b := newMCPBridge(&chain{opts: Options{Stderr: io.Discard}})
+	defer b.close()
+	params := `{ "cwd" : "/a<b>", "mcpServers" : [ {"type":"stdio","name":"x","n":1.50} , {"type":"acp","name":"\u00e9<",` +
+		`"serverId":"s","_meta":{"big":9007199254740993}} , {"type":"acp","name":"no id"} ], "_meta":{"m":1.50} }`
+	got, changed := b.adapt("session/new", []byte(params))
+	if !changed {
+		t.Fatal("an acp entry was not bridged")
+	}
+	prefix := `{ "cwd" : "/a<b>", "mcpServers" : [{"type":"stdio","name":"x","n":1.50},{"type":"http","name":"\u00e9<","url":"http://127.0.0.1:`
+	suffix := `}],"_meta":{"big":9007199254740993}},{"type":"acp","name":"no id"}], "_meta":{"m":1.50} }`
+	if !strings.HasPrefix(string(got), prefix) || !strings.HasSuffix(string(got), suffix) {
+		t.Errorf("the params became\n%s", got)
+	}
+	for _, method := range []string{"session/prompt", "x/new"} {
+		if _, changed := b.adapt(method, []byte(params)); changed {
+			t.Errorf("the params of %s were changed", method)
+		}
+	}
+}
