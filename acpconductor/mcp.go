@@ -236,3 +236,68 @@ func outcomeOf(m *message) (acpmcp.Outcome, error) {
 	}
 	return acpmcp.Outcome{}, &acpmcp.Error{Code: e.Code, Message: e.Message, Data: e.Data}
 }
+
+// offer returns the agent's initialize result with "acp" MCP servers
+// advertised where it advertises its MCP capabilities (v1
+// agentCapabilities.mcpCapabilities, v2 capabilities.session.mcp), since
+// the bridge serves them: the proxies and the client may declare them.
+// An agent that takes them, or advertises no MCP capabilities, keeps its
+// result.
+func (b *mcpBridge) offer(result []byte) ([]byte, bool) {
+	if b.takes || result == nil {
+		return result, false
+	}
+	changed := false
+	for _, o := range []struct {
+		path  []string
+		value string
+	}{
+		{[]string{"agentCapabilities", "mcpCapabilities"}, "true"},
+		{[]string{"capabilities", "session", "mcp"}, "{}"},
+	} {
+		s, ok := objectAt(result, o.path)
+		if !ok {
+			continue
+		}
+		obj := setMember(result[s.start:s.end], "acp", o.value)
+		result, changed = splice(result, []span{s}, [][]byte{obj}), true
+	}
+	return result, changed
+}
+
+// objectAt finds the object at path in the JSON object raw.
+func objectAt(raw []byte, path []string) (span, bool) {
+	s := span{0, len(raw)}
+	for _, name := range path {
+		var next span
+		if members(raw[s.start:s.end], func(k string, v span) {
+			if k == name {
+				next = v
+			}
+		}) != nil || !next.ok() {
+			return span{}, false
+		}
+		s = span{s.start + next.start, s.start + next.end}
+	}
+	return s, raw[s.start] == '{'
+}
+
+// setMember returns the JSON object obj with the member name set to
+// value, added first when absent.
+func setMember(obj []byte, name, value string) []byte {
+	var at span
+	n := 0
+	members(obj, func(k string, v span) {
+		n++
+		if k == name {
+			at = v
+		}
+	})
+	switch {
+	case at.ok():
+		return splice(obj, []span{at}, [][]byte{[]byte(value)})
+	case n == 0:
+		return []byte(`{"` + name + `":` + value + `}`)
+	}
+	return splice(obj, []span{{1, 1}}, [][]byte{[]byte(`"` + name + `":` + value + `,`)})
+}

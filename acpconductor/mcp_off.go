@@ -15,3 +15,4 @@ func (*mcpBridge) close()                                  {}
 func (*mcpBridge) initialized([]byte)                      {}
 func (*mcpBridge) adapt(_ string, p []byte) ([]byte, bool) { return p, false }
 func (*mcpBridge) note([]byte) bool                        { return false }
+func (*mcpBridge) offer(r []byte) ([]byte, bool)           { return r, false }

@@ -27,8 +27,11 @@ func sessionWithGreeter(t *testing.T, mode string) (answer struct {
 	var stderr strings.Builder
 	p, done, _ = newRawPeer(t, []string{helper(t, "mcpproxy"), helper(t, "mcpagent", mode)}, &Options{Stderr: &lockedWriter{w: &stderr}})
 	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	if got := p.read(); !strings.Contains(got, `"mcpCapabilities"`) {
-		t.Fatalf("initialize: %s", got)
+	// The agent's MCP capabilities, with "acp" added when the bridge serves
+	// them.
+	caps := map[string]string{"http": `{"acp":true,"http":true}`, "acp": `{"http":true,"acp":true}`}[mode]
+	if got, want := p.read(), `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":`+caps+`}}}`; got != want {
+		t.Fatalf("initialize: the client got\n%s\nwant\n%s", got, want)
 	}
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[{"type":"stdio","name":"local","command":"/bin/true","args":[],"env":[]}]}}`)
 	var resp struct {
@@ -259,4 +262,29 @@ func TestMCPBridgeCancels(t *testing.T) {
 	}
 	p.w.(io.Closer).Close()
 	<-done
+}
+
+// TestMCPBridgeOffersACP: where an agent that does not take "acp" MCP
+// servers advertises its MCP capabilities, the chain advertises them, and
+// the rest of the result keeps its bytes.
+func TestMCPBridgeOffersACP(t *testing.T) {
+	for _, c := range []struct{ result, want string }{
+		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"http":true},"x":1.50}}`,
+			`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":true,"http":true},"x":1.50}}`},
+		{`{"agentCapabilities":{"mcpCapabilities":{ "acp" : false }}}`, `{"agentCapabilities":{"mcpCapabilities":{ "acp" : true }}}`},
+		{`{"agentCapabilities":{"mcpCapabilities":{ }}}`, `{"agentCapabilities":{"mcpCapabilities":{"acp":true}}}`},
+		{`{"protocolVersion":1}`, `{"protocolVersion":1}`},
+		{`{"agentCapabilities":{"mcpCapabilities":null}}`, `{"agentCapabilities":{"mcpCapabilities":null}}`},
+		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"acp":null,"http":{}}}}}`,
+			`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"acp":{},"http":{}}}}}`},
+		{`{"protocolVersion":2,"capabilities":{"session":{}}}`, `{"protocolVersion":2,"capabilities":{"session":{}}}`},
+		{`{"agentCapabilities":{"mcpCapabilities":{"acp":true}}}`, `{"agentCapabilities":{"mcpCapabilities":{"acp":true}}}`},
+	} {
+		b := newMCPBridge(&chain{opts: Options{Stderr: io.Discard}})
+		b.initialized([]byte(c.result))
+		got, changed := b.offer([]byte(c.result))
+		if string(got) != c.want || changed != (c.result != c.want) {
+			t.Errorf("%s became %s (changed %v), want %s", c.result, got, changed, c.want)
+		}
+	}
 }

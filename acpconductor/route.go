@@ -251,15 +251,20 @@ func (c *chain) answer(p *peer, m *message) {
 		return
 	}
 	delete(p.pending, n)
-	if c.mcp != nil && p.index == len(c.peers)-1 && n == c.mcp.initID {
-		c.mcp.initialized(m.getOr(m.result))
-	}
 	if o.reply != nil {
 		o.reply <- m
 		return
 	}
 	delete(o.from.sent, string(o.id))
-	o.from.out.put(splice(m.raw, []span{m.id}, [][]byte{o.id}))
+	spans, values := []span{m.id}, [][]byte{o.id}
+	if c.mcp != nil && p.index == len(c.peers)-1 && n == c.mcp.initID && m.result.ok() {
+		c.mcp.initialized(m.get(m.result))
+		if result, changed := c.mcp.offer(m.get(m.result)); changed {
+			spans, values = append(spans, m.result), append(values, result)
+			sortSpans(spans, values)
+		}
+	}
+	o.from.out.put(splice(m.raw, spans, values))
 }
 
 // cancel forwards p's $/cancel_request to where the request it names
