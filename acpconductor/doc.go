@@ -34,7 +34,9 @@
 // mcpServers reaches the agent as an "http" entry at a loopback Streamable
 // HTTP endpoint of the conductor's own (package acpmcp's Bridge), closed
 // with the chain, and each MCP request there goes up the chain as the
-// "mcp/message" request the agent would have sent. Without the tag, in
+// "mcp/message" request the agent would have sent; where the agent
+// advertises its MCP capabilities, the initialize result passed on adds
+// "acp" to them. Without the tag, in
 // proxy mode, or for an agent that takes "acp" servers, they pass
 // unchanged.
 //
