@@ -40,6 +40,11 @@ FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -
 # enable the feature.
 MCP_PKGS := ./acpmcp/... ./examples/mcp/... ./internal/composition/...
 
+# The tests of acpconductor that the tag enables: its bridge of "acp" MCP
+# servers for an agent that does not take them (the rest of the package
+# runs untagged).
+MCP_CONDUCTOR_TESTS := TestMCPBridge
+
 # The tests of the generated packages that live outside generated/ (they
 # need none of the packages' unexported names); they run under every tag
 # set the generated packages do.
@@ -78,8 +83,9 @@ test: interop thirdparty haproxy chromium postgresql
 		$(GO) vet -tags $$tags ./generated/... $(GENERATED_SUITES); \
 		$(GO) test -tags $$tags ./generated/... $(GENERATED_SUITES); \
 		case ",$$tags," in *,unstable_mcp_over_acp,*|*,unstable,*) \
-			$(GO) vet -tags $$tags $(MCP_PKGS); \
-			$(GO) test $(RACE) -tags $$tags $(MCP_PKGS);; \
+			$(GO) vet -tags $$tags $(MCP_PKGS) ./acpconductor; \
+			$(GO) test $(RACE) -tags $$tags $(MCP_PKGS); \
+			$(GO) test $(RACE) -tags $$tags -run '$(MCP_CONDUCTOR_TESTS)' ./acpconductor;; \
 		esac; \
 	done
 	@echo "== acpinspect with the umbrella tag, and its page in headless Chromium (acpinspect/browser, a module of its own); the browser test must run where make chromium could install it"

@@ -70,8 +70,9 @@ type peer struct {
 
 // origin is the request a request the conductor sent stands for.
 type origin struct {
-	from *peer
-	id   []byte
+	from  *peer
+	id    []byte
+	reply chan<- *message // set for a request of the conductor's own, which gets the answer
 }
 
 // target is where the conductor sent a request.
@@ -87,6 +88,7 @@ type chain struct {
 	peers   []*peer    // [0] upstream, [1…n] the components
 	ended   chan error // a reader's end, the first one decides
 	closing atomic.Bool
+	mcp     *mcpBridge // bridges "acp" MCP servers for the agent; nil in proxy mode or without the feature
 }
 
 // Run starts the components (each a command and its arguments; the last
@@ -117,6 +119,9 @@ func Run(ctx context.Context, components [][]string, in io.Reader, out io.Writer
 	}
 	up := c.newPeer(upName, 0, wl)
 	c.peers = append(c.peers, up)
+	if !c.opts.Proxy {
+		c.mcp = newMCPBridge(c)
+	}
 	defer c.stop()
 	for i, args := range components {
 		if len(args) == 0 {

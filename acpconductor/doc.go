@@ -26,6 +26,20 @@
 // exit status, and each request of the client still in the chain is
 // answered with an error.
 //
+// Built with the tag of MCP over ACP (unstable_mcp_over_acp, or the
+// umbrella unstable), the conductor bridges the MCP servers with "acp"
+// transport that the client or a proxy declares, for an agent whose
+// answer to initialize does not advertise them: in session/new,
+// session/load, session/resume and session/fork each such entry of
+// mcpServers reaches the agent as an "http" entry at a loopback Streamable
+// HTTP endpoint of the conductor's own (package acpmcp's Bridge), closed
+// with the chain, and each MCP request there goes up the chain as the
+// "mcp/message" request the agent would have sent; where the agent
+// advertises its MCP capabilities, the initialize result passed on adds
+// "acp" to them. Without the tag, in
+// proxy mode, or for an agent that takes "acp" servers, they pass
+// unchanged.
+//
 // Options.WireLog records every hop, one JSON line per message, in the
 // records of the generated connections' wire logs with the hop's name
 // added.

@@ -18,17 +18,24 @@ import (
 // MODE" (rawAgent) or "conductor ARGS…" (Main).
 const helperArg = "acpconductor-helper"
 
+// moreHelpers are the components that tests behind build tags add.
+var moreHelpers = map[string]func(args []string){}
+
 func helperMain() bool {
 	if len(os.Args) < 3 || os.Args[1] != helperArg {
 		return false
 	}
 	switch os.Args[2] {
 	case "proxy":
-		rawProxy(strings.Join(os.Args[3:], " "))
+		rawProxy(strings.Join(os.Args[3:], " "), nil)
 	case "agent":
 		rawAgent(os.Args[3])
 	case "conductor":
 		os.Exit(Main(context.Background(), os.Args[3:], os.Stdin, os.Stdout, os.Stderr))
+	default:
+		if play := moreHelpers[os.Args[2]]; play != nil {
+			play(os.Args[3:])
+		}
 	}
 	return true
 }
@@ -77,10 +84,21 @@ func readLines(fn func(m rawMsg, line []byte)) {
 	}
 }
 
+// proxyHooks change what rawProxy does: edit changes the params of what
+// goes to the successor, serve answers a request of the successor (and
+// reports whether it did) instead of forwarding it.
+type proxyHooks struct {
+	edit  func(method string, params json.RawMessage) json.RawMessage
+	serve func(w *wire, id json.RawMessage, method string, params json.RawMessage) bool
+}
+
 // rawProxy is a proxy on raw JSON-RPC, in the schema's dialect: it
 // forwards everything, with ids of its own on each side, and with a
 // non-empty inject puts a text block inject first in every session/prompt.
-func rawProxy(inject string) {
+func rawProxy(inject string, h *proxyHooks) {
+	if h == nil {
+		h = &proxyHooks{}
+	}
 	w := &wire{w: bufio.NewWriter(os.Stdout)}
 	type back struct {
 		id      string // the id to answer with
@@ -138,6 +156,9 @@ func rawProxy(inject string) {
 				Params json.RawMessage `json:"params"`
 			}
 			json.Unmarshal(m.Params, &inner)
+			if m.ID != nil && h.serve != nil && h.serve(w, m.ID, inner.Method, inner.Params) {
+				return
+			}
 			send(m.ID, false, inner.Method, inner.Params, back{id: string(m.ID)})
 		case m.Method == "initialize":
 			w.send(`{"jsonrpc":"2.0","id":`, string(m.ID), `,"error":{"code":-32600,"message":"a proxy is initialized with proxy/initialize"}}`)
@@ -148,6 +169,9 @@ func rawProxy(inject string) {
 			}
 			if method == "session/prompt" && inject != "" {
 				params = injectText(params, inject)
+			}
+			if h.edit != nil {
+				params = h.edit(method, params)
 			}
 			send(m.ID, true, method, params, back{id: string(m.ID), upward: true})
 		}

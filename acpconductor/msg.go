@@ -281,3 +281,29 @@ func errorResponse(id []byte, code int, text string) []byte {
 }
 
 func jsonValid(b []byte) bool { return json.Valid(b) }
+
+// elements finds the values of the JSON array raw.
+func elements(raw []byte) ([]span, error) {
+	d := decoders.Get().(*decoder)
+	defer decoders.Put(d)
+	d.rd.Reset(raw)
+	d.dec.Reset(&d.rd, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	tok, err := d.dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	if tok.Kind() != '[' {
+		return nil, errors.New("not an array")
+	}
+	var out []span
+	for d.dec.PeekKind() != ']' {
+		v, err := d.dec.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		end := int(d.dec.InputOffset())
+		out = append(out, span{end - len(v), end})
+	}
+	_, err = d.dec.ReadToken()
+	return out, err
+}

@@ -78,6 +78,9 @@ func (c *chain) fail(err error) {
 // the peer upstream.
 func (c *chain) stop() {
 	c.closing.Store(true)
+	if c.mcp != nil {
+		c.mcp.close()
+	}
 	var wg sync.WaitGroup
 	for _, p := range c.peers[1:] {
 		p.out.close()
@@ -163,9 +166,17 @@ func (c *chain) refuse(p *peer, m *message, code int, text string) {
 // deliver sends the request or notification m of from, as method and
 // params, to the peer of index to: wrapped in proxy/successor, or plain —
 // then, when asIs, the bytes of m with only its id (and an initialize's
-// method) changed.
+// method, and the params the MCP bridge adapts) changed.
 func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, params []byte, asIs bool) {
 	dst := c.peers[to]
+	toAgent := c.mcp != nil && to == len(c.peers)-1
+	var name string
+	if to > 0 {
+		name, _ = unquote(method)
+	}
+	if toAgent && !m.isRequest() && name == "mcp/message" && c.mcp.note(params) {
+		return
+	}
 	var id []byte
 	if m.isRequest() {
 		dst.nextID++
@@ -174,18 +185,22 @@ func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, pa
 		dst.pending[n] = origin{from: from, id: orig}
 		from.sent[string(orig)] = target{to: dst, id: n}
 		id = strconv.AppendInt(nil, n, 10)
+		if toAgent && name == "initialize" {
+			c.mcp.initID = n
+		}
+	}
+	adapted := false
+	if toAgent && m.isRequest() {
+		params, adapted = c.mcp.adapt(name, params)
 	}
 	if wrapped {
 		dst.out.put(wrap(id, method, params))
 		return
 	}
 	renamed := false
-	if to > 0 {
-		if name, _ := unquote(method); name == "initialize" || name == "proxy/initialize" {
-			want := c.initializeOf(to)
-			if name != want {
-				method, renamed = []byte(`"`+want+`"`), true
-			}
+	if name == "initialize" || name == "proxy/initialize" {
+		if want := c.initializeOf(to); name != want {
+			method, renamed = []byte(`"`+want+`"`), true
 		}
 	}
 	if !asIs {
@@ -194,20 +209,27 @@ func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, pa
 	}
 	var spans []span
 	var values [][]byte
-	add := func(s span, v []byte) {
-		if len(spans) > 0 && s.start < spans[0].start {
-			spans, values = append([]span{s}, spans...), append([][]byte{v}, values...)
-			return
-		}
-		spans, values = append(spans, s), append(values, v)
-	}
 	if id != nil {
-		add(m.id, id)
+		spans, values = append(spans, m.id), append(values, id)
 	}
 	if renamed {
-		add(m.method, method)
+		spans, values = append(spans, m.method), append(values, method)
 	}
+	if adapted {
+		spans, values = append(spans, m.params), append(values, params)
+	}
+	sortSpans(spans, values)
 	dst.out.put(splice(m.raw, spans, values))
+}
+
+// sortSpans sorts spans, and values with them, by where they start.
+func sortSpans(spans []span, values [][]byte) {
+	for i := 1; i < len(spans); i++ {
+		for j := i; j > 0 && spans[j].start < spans[j-1].start; j-- {
+			spans[j], spans[j-1] = spans[j-1], spans[j]
+			values[j], values[j-1] = values[j-1], values[j]
+		}
+	}
 }
 
 // initializeOf is the method that initializes the component of index i:
@@ -229,8 +251,20 @@ func (c *chain) answer(p *peer, m *message) {
 		return
 	}
 	delete(p.pending, n)
+	if o.reply != nil {
+		o.reply <- m
+		return
+	}
 	delete(o.from.sent, string(o.id))
-	o.from.out.put(splice(m.raw, []span{m.id}, [][]byte{o.id}))
+	spans, values := []span{m.id}, [][]byte{o.id}
+	if c.mcp != nil && p.index == len(c.peers)-1 && n == c.mcp.initID && m.result.ok() {
+		c.mcp.initialized(m.get(m.result))
+		if result, changed := c.mcp.offer(m.get(m.result)); changed {
+			spans, values = append(spans, m.result), append(values, result)
+			sortSpans(spans, values)
+		}
+	}
+	o.from.out.put(splice(m.raw, spans, values))
 }
 
 // cancel forwards p's $/cancel_request to where the request it names
