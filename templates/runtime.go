@@ -98,6 +98,7 @@ var Runtimes = []Runtime{
 	{Name: "turn_calls.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_sessions.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_client.go", Dir: "turn", When: WithTurns},
+	{Name: "turn_store.go", Dir: "turn", When: WithTurns},
 	{Name: "turn_history.go", Dir: "turn", When: WithTurns},
 	{Name: "decode_checks.go", Dir: "codec", Helpers: true},
 	{Name: "decode.go", Dir: "codec", Helpers: true},

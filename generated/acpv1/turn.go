@@ -115,7 +115,7 @@ func NewTurnRunner(conn *AgentSideConnection, run TurnFunc, opts *TurnOptions) *
 	if store == nil {
 		store = &MemoryStore{}
 	}
-	r.store = guardedStore{store: store, r: r}
+	r.store = guardedStore{store: store, logger: conn.cfg.logger}
 	return r
 }
 
@@ -185,18 +185,18 @@ func (r *TurnRunner) Prompt(ctx context.Context, p *PromptRequest) (*PromptRespo
 	if err := r.startTurn(t); err != nil {
 		t.finish()
 		r.forgetConflicted(s, err)
-		return nil, r.storeError(err)
+		return nil, storeError(r.conn.cfg.logger, err)
 	}
 	err = r.call(t)
 	t.finish()
 	if errors.Is(err, ErrSessionConflict) {
 		r.forgetConflicted(s, err)
-		err = r.storeError(err) // the error a client is told of a conflict
+		err = storeError(r.conn.cfg.logger, err) // the error a client is told of a conflict
 	}
 	reason, err := t.stopReason(err)
 	if serr := r.turnEnded(t, reason); err == nil && serr != nil {
 		r.forgetConflicted(s, serr)
-		return nil, r.storeError(serr)
+		return nil, storeError(r.conn.cfg.logger, serr)
 	}
 	if err != nil {
 		return nil, err

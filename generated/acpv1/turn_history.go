@@ -127,52 +127,6 @@ func (r *TurnRunner) replay(ctx context.Context, s *turnSession) error {
 	})
 }
 
-// guardedStore is a TurnRunner's store as the runner calls it: every error
-// of the store goes through storeError, the one place where the runner
-// logs a store's failure with its text and turns it into what a peer is
-// told, so that no file path, SQL text or driver message reaches a peer.
-type guardedStore struct {
-	store SessionStore
-	r     *TurnRunner
-}
-
-func (g guardedStore) Save(ctx context.Context, rec *SessionRecord, appended ...json.RawMessage) error {
-	return g.r.storeError(g.store.Save(ctx, rec, appended...))
-}
-
-func (g guardedStore) Load(ctx context.Context, id SessionID) (*SessionRecord, error) {
-	rec, err := g.store.Load(ctx, id)
-	if err != nil {
-		return nil, g.r.storeError(err)
-	}
-	return rec, nil
-}
-
-// History returns the error of f as it is: the store did not fail.
-func (g guardedStore) History(ctx context.Context, id SessionID, f func(seq uint64, update json.RawMessage) error) error {
-	var ferr error
-	err := g.store.History(ctx, id, func(seq uint64, update json.RawMessage) error {
-		ferr = f(seq, update)
-		return ferr
-	})
-	if ferr != nil {
-		return ferr
-	}
-	return g.r.storeError(err)
-}
-
-func (g guardedStore) List(ctx context.Context, q SessionQuery) ([]SessionRecord, string, error) {
-	page, next, err := g.store.List(ctx, q)
-	if err != nil {
-		return nil, "", g.r.storeError(err)
-	}
-	return page, next, nil
-}
-
-func (g guardedStore) Delete(ctx context.Context, id SessionID) error {
-	return g.r.storeError(g.store.Delete(ctx, id))
-}
-
 // sendRecorded sends session update notification n of session s and
 // returns the JSON of its params as sent, for the history, in s.scratch,
 // valid until the next call: encoded once, in the connection's buffer,

@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 )
@@ -125,7 +124,7 @@ func (r *TurnRunner) LoadSession(ctx context.Context, p *LoadSessionRequest) (*L
 		return nil, err
 	}
 	if err := r.replay(ctx, s); err != nil {
-		return nil, r.storeError(err) // TurnOptions.Replay's too
+		return nil, storeError(r.conn.cfg.logger, err) // TurnOptions.Replay's too
 	}
 	r.mu.Lock()
 	interrupted := s.turn == nil && len(s.held) == 0
@@ -342,31 +341,4 @@ func (r *TurnRunner) forgetConflicted(s *turnSession, err error) {
 	if r.sessions[s.id] == s {
 		delete(r.sessions, s.id)
 	}
-}
-
-// storeError is what the runner makes of error err of its store: nil,
-// ErrSessionNotStored and ErrBadCursor (which the runner answers itself)
-// and a context's error as they are; a conflict as an internal error that
-// still matches ErrSessionConflict, so that the runner, and a TurnFunc,
-// can tell a lost write from a failure; any other failure as an internal
-// error that says what failed without the store's text, which may name
-// files, hosts and SQL: that text is logged.
-func (r *TurnRunner) storeError(err error) error {
-	var rpcErr *Error
-	switch {
-	case err == nil, errors.Is(err, ErrSessionNotStored), errors.Is(err, ErrBadCursor):
-		return err
-	case errors.As(err, &rpcErr):
-		if errors.Is(err, ErrSessionConflict) {
-			return err // a conflict already made an error a peer may see
-		}
-		return rpcErr
-	case errors.Is(err, ErrSessionConflict):
-		r.conn.cfg.logger.Error("acp: the session store refused a write", "error", err.Error())
-		return fmt.Errorf("%w: %w", NewInternalError(map[string]string{"details": "the session was changed by another connection or agent process since it was read: resume or load it again"}), ErrSessionConflict)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
-	}
-	r.conn.cfg.logger.Error("acp: the session store failed", "error", err.Error())
-	return NewInternalError(map[string]string{"details": "the session store failed"})
 }

@@ -109,7 +109,7 @@ func NewTurnRunner(conn *AgentSideConnection, run TurnFunc, opts *TurnOptions) *
 	if store == nil {
 		store = &MemoryStore{}
 	}
-	r.store = guardedStore{store: store, r: r}
+	r.store = guardedStore{store: store, logger: conn.cfg.logger}
 	return r
 }
 
@@ -306,14 +306,14 @@ func (r *TurnRunner) runTurn(t *Turn) {
 		r.forgetConflicted(t.session, err)
 		t.cancel()
 		if r.conn.ctx.Err() == nil {
-			_ = r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(r.storeError(err)))))
+			_ = r.sendState(t, NewSessionUpdateStateUpdate(NewStateUpdateIdle(t.stopReason(storeError(r.conn.cfg.logger, err)))))
 		}
 		return
 	}
 	err = r.call(t)
 	if errors.Is(err, ErrSessionConflict) {
 		r.forgetConflicted(t.session, err)
-		err = r.storeError(err) // the error a client is told of a conflict
+		err = storeError(r.conn.cfg.logger, err) // the error a client is told of a conflict
 	}
 	t.mu.Lock()
 	t.ended.Store(true) // no state update of the turn's calls from here on
