@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion is the version of the schema this package writes: Open
 // migrates a store of an older version to it, and refuses a newer one.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migrations are the statements that take the schema from version i to
 // i+1, per dialect; {blob}, {int} and {serial} name the dialect's types.
@@ -45,6 +45,15 @@ var migrations = [][]string{
 			body {blob} NOT NULL,
 			PRIMARY KEY (session_id, seq)
 		)`,
+	},
+	// Version 2 stores a commit's updates of a session in few rows rather
+	// than a row each: a row holds the n updates at positions seq to
+	// seq+n-1, their JSON one after the other in body, and in sizes the
+	// length of each as a uvarint, NULL for a row of one update. The rows
+	// of version 1 are rows of one update.
+	2: {
+		`ALTER TABLE acp_history ADD COLUMN n {int} NOT NULL DEFAULT 1`,
+		`ALTER TABLE acp_history ADD COLUMN sizes {blob}`,
 	},
 }
 
