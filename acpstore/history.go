@@ -10,10 +10,11 @@ import (
 // A history is stored in rows of updates (schema version 2): a row holds
 // the n updates at positions seq to seq+n-1, their JSON one after the
 // other in body, and in sizes the length of each as a uvarint (NULL for a
-// row of one update, as every row of version 1 is). A commit writes a
+// row of one update, as every row of version 1 was). A commit writes a
 // session's updates in rows of at most rowBytes of JSON (a larger update
 // alone), so that a streaming turn pays a row per rowBytes, not per
-// update; the bound cuts the oldest row at the exact update.
+// update. The bound is exact: it deletes the rows whose updates are all
+// dropped and cuts the row that holds the first kept one.
 
 // rowBytes is how many bytes of JSON a row of history holds at most, but
 // for a row of one larger update.

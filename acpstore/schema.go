@@ -47,13 +47,23 @@ var migrations = [][]string{
 		)`,
 	},
 	// Version 2 stores a commit's updates of a session in few rows rather
-	// than a row each: a row holds the n updates at positions seq to
-	// seq+n-1, their JSON one after the other in body, and in sizes the
-	// length of each as a uvarint, NULL for a row of one update. The rows
-	// of version 1 are rows of one update.
+	// than a row each (history.go): a row holds the n updates at positions
+	// seq to seq+n-1, their JSON one after the other in body, and in sizes
+	// the length of each as a uvarint, NULL for a row of one update. The
+	// rows of version 1 become rows of one update. body comes last, so that
+	// SQLite reads n and sizes without reading a long body.
 	2: {
-		`ALTER TABLE acp_history ADD COLUMN n {int} NOT NULL DEFAULT 1`,
-		`ALTER TABLE acp_history ADD COLUMN sizes {blob}`,
+		`CREATE TABLE acp_history_2 (
+			session_id TEXT NOT NULL,
+			seq {int} NOT NULL,
+			n {int} NOT NULL,
+			sizes {blob},
+			body {blob} NOT NULL,
+			PRIMARY KEY (session_id, seq)
+		)`,
+		`INSERT INTO acp_history_2 (session_id, seq, n, sizes, body) SELECT session_id, seq, 1, NULL, body FROM acp_history`,
+		`DROP TABLE acp_history`,
+		`ALTER TABLE acp_history_2 RENAME TO acp_history`,
 	},
 }
 
