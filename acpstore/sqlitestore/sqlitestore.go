@@ -31,11 +31,8 @@ func Open(ctx context.Context, path string, opts *acpstore.Options) (*acpstore.S
 	}
 	// WAL is set once the store is accepted (below): the journal mode is
 	// written in the file, and a file that is refused is left as it was.
-	// A new file has pages of 16 KiB, for the rows of history (up to 64 KiB
-	// each) to be written in fewer pages, and fewer writes of the WAL; a
-	// file keeps the page size it was made with.
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_txlock=immediate" +
-		"&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)&_pragma=page_size(16384)"
+		"&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
