@@ -62,6 +62,9 @@ func rowUpdates(id string, seq, n int64, body, sizes []byte, f func(seq uint64, 
 // history whose body is length bytes; a row whose sizes do not frame its
 // body whole is an error that names its session and position.
 func rowSizes(id string, seq, n, length int64, sizes []byte, f func(pos, size int64) error) error {
+	if n < 1 {
+		return damagedRow(id, seq)
+	}
 	if sizes == nil {
 		if n != 1 {
 			return damagedRow(id, seq)
