@@ -7,7 +7,9 @@
 // A Store implements the SessionStore of both protocol versions (V1, V2):
 // a session's record, and its history as the JSON of the session/update
 // notifications that were sent, stored byte for byte; a store never decodes
-// ACP. The schema is versioned: Open migrates an older one, and refuses a
+// ACP. A commit stores a session's updates in rows of up to 64 KiB of
+// JSON, framed by their lengths, not a row per update, and the history
+// bound cuts the oldest row at the exact update. The schema is versioned: Open migrates an older one, and refuses a
 // database that a newer program has migrated (ErrNewerSchema) or that is
 // another program's (ErrForeignDatabase).
 //

@@ -184,10 +184,11 @@ func echoV1(ctx context.Context, t *acpv1.Turn) error {
 
 // consistent fails unless every session of the store in db has the
 // history its record says, whole: positions Dropped+1 to Updates, each
-// once, and no history of a session the store does not have.
+// once (rows of n updates that do not overlap), and no history of a
+// session the store does not have.
 func consistent(t *testing.T, db *sql.DB) {
 	t.Helper()
-	rows, err := db.Query(`SELECT s.id, s.updates, s.dropped, count(h.seq), coalesce(min(h.seq), 0), coalesce(max(h.seq), 0)
+	rows, err := db.Query(`SELECT s.id, s.updates, s.dropped, coalesce(sum(h.n), 0), coalesce(min(h.seq), 0), coalesce(max(h.seq + h.n - 1), 0)
 		FROM acp_sessions s LEFT JOIN acp_history h ON h.session_id = s.id GROUP BY s.id, s.updates, s.dropped`)
 	if err != nil {
 		t.Fatal(err)

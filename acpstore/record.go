@@ -35,7 +35,7 @@ type Record struct {
 
 // queries are the statements of a dialect.
 type queries struct {
-	insert, update, history, load, list, delSession, delHistory, bounds, trim, sizes string
+	insert, update, history, load, list, delSession, delHistory, bounds, trim, sizes, insertRow, cut string
 }
 
 const recordColumns = `protocol, cwd, title, updated_at, created, config_options, modes, mcp_servers, meta, turn_state, turn_stop_reason, turn_started, turn_ended`
@@ -62,14 +62,16 @@ func newQueries(d Dialect) queries {
 			WHERE id = $1 AND revision = $18 RETURNING updates, dropped, bytes`,
 		load:       `SELECT id, ` + recordColumns + `, updates, dropped, revision FROM acp_sessions WHERE id = $1`,
 		list:       `SELECT n, id, ` + recordColumns + `, updates, dropped, revision FROM acp_sessions WHERE n > $1 AND ($2 = '' OR cwd = $2) AND ($3 = 0 OR protocol = $3) ORDER BY n LIMIT $4`,
-		history:    `SELECT seq, body FROM acp_history WHERE session_id = $1 ORDER BY seq`,
+		history:    `SELECT seq, n, body, sizes FROM acp_history WHERE session_id = $1 ORDER BY seq`,
 		delSession: `DELETE FROM acp_sessions WHERE id = $1`,
 		delHistory: `DELETE FROM acp_history WHERE session_id = $1`,
-		sizes:      `SELECT seq, length(body) FROM acp_history WHERE session_id = $1 AND seq > $2 ORDER BY seq`,
-		trim:       `DELETE FROM acp_history WHERE session_id = $1 AND seq <= $2`,
+		sizes:      `SELECT seq, n, length(body), sizes FROM acp_history WHERE session_id = $1 AND seq + n - 1 > $2 ORDER BY seq`,
+		trim:       `DELETE FROM acp_history WHERE session_id = $1 AND seq + n - 1 <= $2`,
+		insertRow:  `INSERT INTO acp_history (session_id, seq, n, body, sizes) VALUES ($1, $2, $3, $4, $5)`,
+		cut:        `UPDATE acp_history SET seq = $3, n = $4, body = substr(body, $5), sizes = $6 WHERE session_id = $1 AND seq = $2`,
 		bounds:     `UPDATE acp_sessions SET dropped = $2, bytes = bytes - $3 WHERE id = $1`,
 	}
-	for _, p := range []*string{&q.insert, &q.update, &q.load, &q.list, &q.history, &q.delSession, &q.delHistory, &q.sizes, &q.trim, &q.bounds} {
+	for _, p := range []*string{&q.insert, &q.update, &q.load, &q.list, &q.history, &q.delSession, &q.delHistory, &q.sizes, &q.trim, &q.bounds, &q.insertRow, &q.cut} {
 		*p = rebind(d, *p)
 	}
 	return q
@@ -150,12 +152,12 @@ func (s *Store) History(ctx context.Context, id string, f func(seq uint64, updat
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var seq int64
-		var body sql.RawBytes
-		if err := rows.Scan(&seq, &body); err != nil {
+		var seq, n int64
+		var body, sizes sql.RawBytes
+		if err := rows.Scan(&seq, &n, &body, &sizes); err != nil {
 			return fmt.Errorf("acpstore: read a history: %w", err)
 		}
-		if err := f(uint64(seq), body); err != nil {
+		if err := rowUpdates(id, seq, n, body, sizes, f); err != nil {
 			return err
 		}
 	}

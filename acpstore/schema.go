@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion is the version of the schema this package writes: Open
 // migrates a store of an older version to it, and refuses a newer one.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migrations are the statements that take the schema from version i to
 // i+1, per dialect; {blob}, {int} and {serial} name the dialect's types.
@@ -45,6 +45,25 @@ var migrations = [][]string{
 			body {blob} NOT NULL,
 			PRIMARY KEY (session_id, seq)
 		)`,
+	},
+	// Version 2 stores a commit's updates of a session in few rows rather
+	// than a row each (history.go): a row holds the n updates at positions
+	// seq to seq+n-1, their JSON one after the other in body, and in sizes
+	// the length of each as a uvarint, NULL for a row of one update. The
+	// rows of version 1 become rows of one update. body comes last, so that
+	// SQLite reads n and sizes without reading a long body.
+	2: {
+		`CREATE TABLE acp_history_2 (
+			session_id TEXT NOT NULL,
+			seq {int} NOT NULL,
+			n {int} NOT NULL,
+			sizes {blob},
+			body {blob} NOT NULL,
+			PRIMARY KEY (session_id, seq)
+		)`,
+		`INSERT INTO acp_history_2 (session_id, seq, n, sizes, body) SELECT session_id, seq, 1, NULL, body FROM acp_history`,
+		`DROP TABLE acp_history`,
+		`ALTER TABLE acp_history_2 RENAME TO acp_history`,
 	},
 }
 

@@ -83,6 +83,7 @@ type Store struct {
 	mu      sync.Mutex
 	cur     *batch            // what Saves queue now
 	flight  *batch            // the batch being committed, nil when none
+	spare   []*pending        // of committed batches, for their buffers
 	revs    map[string]uint64 // the last revision this store wrote or read of a session
 	failed  map[string]error  // sessions whose queued writes failed: their next Save's error
 	fault   error             // the error of the last commit, nil once one succeeds
@@ -141,6 +142,9 @@ func orDefault(n, def int) int {
 
 // DB returns the store's database.
 func (s *Store) DB() *sql.DB { return s.db }
+
+// Dialect returns the dialect of the store's database.
+func (s *Store) Dialect() Dialect { return s.dialect }
 
 // Stats returns the writer's counters.
 func (s *Store) Stats() Stats {

@@ -16,9 +16,10 @@ type v2Store struct{ s *Store }
 
 func (v v2Store) Save(ctx context.Context, rec *acpv2.SessionRecord, appended ...json.RawMessage) error {
 	r := fromV2(rec)
-	updates := make([][]byte, len(appended))
-	for i, u := range appended {
-		updates[i] = u
+	var one [1][]byte // a turn appends one update at a time
+	updates := one[:0]
+	for _, u := range appended {
+		updates = append(updates, u)
 	}
 	if err := v.s.Save(ctx, &r, updates, len(appended) == 0); err != nil {
 		return v2Error(err)

@@ -21,12 +21,13 @@ type batch struct {
 }
 
 // pending is what a batch writes of one session: its record over the
-// revision base, with the updates appended since.
+// revision base, with the updates appended since, their JSON one after
+// the other in body and the length of each in sizes.
 type pending struct {
-	base    uint64
-	rec     Record
-	updates [][]byte
-	bytes   int
+	base  uint64
+	rec   Record
+	body  []byte
+	sizes []int
 }
 
 func newBatch() *batch {
@@ -63,7 +64,7 @@ func (s *Store) Save(ctx context.Context, rec *Record, updates [][]byte, wait bo
 	b := s.cur
 	p := b.sessions[rec.ID]
 	if p == nil {
-		p = &pending{base: rec.Revision}
+		p = s.newPending(rec.Revision)
 		b.sessions[rec.ID] = p
 		b.order = append(b.order, p)
 	}
@@ -71,8 +72,8 @@ func (s *Store) Save(ctx context.Context, rec *Record, updates [][]byte, wait bo
 		b.first = time.Now()
 	}
 	for _, u := range updates {
-		p.updates = append(p.updates, append([]byte(nil), u...))
-		p.bytes += len(u)
+		p.body = append(p.body, u...)
+		p.sizes = append(p.sizes, len(u))
 	}
 	b.updates += len(updates)
 	rec.Revision++
@@ -194,6 +195,7 @@ func (s *Store) commitNext() bool {
 		return true
 	}
 	s.fault = nil
+	s.reuse(b)
 	s.stats.Commits++
 	s.stats.Updates += uint64(b.updates)
 	if lag := time.Since(b.first); lag > s.stats.MaxLag {
@@ -209,6 +211,41 @@ func (s *Store) commitNext() bool {
 		}
 	}
 	return true
+}
+
+// spares is how many pendings of committed batches a store keeps for
+// the next, with their buffers of at most spareBytes.
+const (
+	spares     = 8
+	spareBytes = 1 << 20
+)
+
+// newPending returns a pending of a session over revision base, with the
+// buffers of one committed before when there is one; s.mu is held.
+func (s *Store) newPending(base uint64) *pending {
+	if n := len(s.spare); n > 0 {
+		p := s.spare[n-1]
+		s.spare = s.spare[:n-1]
+		p.base = base
+		return p
+	}
+	return &pending{base: base}
+}
+
+// reuse keeps the pendings of committed batch b, emptied, for the batches
+// to come, so that a streaming turn appends into the buffers of the
+// commit before; s.mu is held.
+func (s *Store) reuse(b *batch) {
+	for _, p := range b.order {
+		if len(s.spare) == spares {
+			return
+		}
+		if cap(p.body) > spareBytes {
+			continue
+		}
+		*p = pending{body: p.body[:0], sizes: p.sizes[:0]}
+		s.spare = append(s.spare, p)
+	}
 }
 
 // lost is the revision a store keeps of a session whose write lost to
@@ -229,7 +266,7 @@ func (s *Store) requeue(b *batch) {
 			if next.errs[p.rec.ID] != nil {
 				continue
 			}
-			next.updates += len(p.updates)
+			next.updates += len(p.sizes)
 			old := next.sessions[p.rec.ID]
 			if old == nil {
 				cp := *p
@@ -237,7 +274,7 @@ func (s *Store) requeue(b *batch) {
 				next.order = append(next.order, &cp)
 				continue
 			}
-			old.rec, old.updates, old.bytes = p.rec, append(old.updates, p.updates...), old.bytes+p.bytes
+			old.rec, old.body, old.sizes = p.rec, append(old.body, p.body...), append(old.sizes, p.sizes...)
 		}
 	}
 	// Savers waiting on the batch queued since wait on next from now on.
@@ -281,7 +318,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, p *pending) (ok bool, err
 	}
 	args := []any{r.ID, r.Protocol, r.Cwd, title, r.UpdatedAt, nanos(r.Created), nullBytes(r.ConfigOptions), nullBytes(r.Modes),
 		nullBytes(r.MCPServers), nullBytes(r.Meta), r.TurnState, nullBytes(r.TurnStop), nanos(r.TurnStarted), nanos(r.TurnEnded),
-		len(p.updates), p.bytes, int64(r.Revision)}
+		len(p.sizes), len(p.body), int64(r.Revision)}
 	query := s.q.insert
 	if p.base != 0 {
 		query, args = s.q.update, append(args, int64(p.base))
@@ -294,7 +331,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, p *pending) (ok bool, err
 	if err != nil {
 		return false, err
 	}
-	if err := s.appendHistory(ctx, tx, r.ID, uint64(updates)-uint64(len(p.updates))+1, p.updates); err != nil {
+	if err := s.appendHistory(ctx, tx, r.ID, updates-int64(len(p.sizes))+1, p); err != nil {
 		return false, err
 	}
 	return true, s.bound(ctx, tx, r.ID, updates, dropped, bytes)
@@ -306,63 +343,4 @@ func nullBytes(b []byte) any {
 		return nil
 	}
 	return b
-}
-
-// historyRows is how many updates one INSERT writes at most.
-const historyRows = 100
-
-// appendHistory inserts updates at positions first, first+1, … .
-func (s *Store) appendHistory(ctx context.Context, tx *sql.Tx, id string, first uint64, updates [][]byte) error {
-	for len(updates) > 0 {
-		n := min(len(updates), historyRows)
-		query := make([]byte, 0, 64+n*16)
-		query = append(query, "INSERT INTO acp_history (session_id, seq, body) VALUES "...)
-		args := make([]any, 0, 1+2*n)
-		args = append(args, id)
-		for i, u := range updates[:n] {
-			if i > 0 {
-				query = append(query, ',')
-			}
-			query = fmt.Appendf(query, "($1, $%d, $%d)", 2+2*i, 3+2*i)
-			args = append(args, int64(first)+int64(i), u)
-		}
-		if _, err := tx.ExecContext(ctx, rebind(s.dialect, string(query)), args...); err != nil {
-			return err
-		}
-		updates, first = updates[n:], first+uint64(n)
-	}
-	return nil
-}
-
-// bound drops the oldest updates of session id past the store's bounds.
-func (s *Store) bound(ctx context.Context, tx *sql.Tx, id string, updates, dropped, bytes int64) error {
-	maxUpdates, maxBytes := int64(s.opts.MaxUpdates), int64(s.opts.MaxBytes)
-	if updates-dropped <= maxUpdates && bytes <= maxBytes {
-		return nil
-	}
-	to, freed := max(dropped, updates-maxUpdates), int64(0)
-	rows, err := tx.QueryContext(ctx, s.q.sizes, id, dropped)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var seq, size int64
-		if err := rows.Scan(&seq, &size); err != nil {
-			rows.Close()
-			return err
-		}
-		if seq > to && bytes-freed <= maxBytes {
-			break
-		}
-		to, freed = max(to, seq), freed+size
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, s.q.trim, id, to); err != nil {
-		return err
-	}
-	_, err = tx.ExecContext(ctx, s.q.bounds, id, to, freed)
-	return err
 }

@@ -69,9 +69,12 @@ func (g guardedStore) Delete(ctx context.Context, id SessionID) error {
 // error that says what failed without the store's text, which may name
 // files, hosts and SQL: that text is logged.
 func storeError(logger *slog.Logger, err error) error {
+	if err == nil {
+		return nil // before rpcErr, which escapes: a Save of every update allocates nothing here
+	}
 	var rpcErr *Error
 	switch {
-	case err == nil, errors.Is(err, ErrSessionNotStored), errors.Is(err, ErrBadCursor):
+	case errors.Is(err, ErrSessionNotStored), errors.Is(err, ErrBadCursor):
 		return err
 	case errors.As(err, &rpcErr):
 		if errors.Is(err, ErrSessionConflict) {

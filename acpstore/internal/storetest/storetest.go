@@ -39,6 +39,8 @@ func Run(t *testing.T, fresh func(t *testing.T) Opener) {
 		{"List", list},
 		{"Delete", deleteSession},
 		{"NewerSchema", newerSchema},
+		{"Rows", rows},
+		{"OldSchema", oldSchema},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.f(t, fresh(t)) })

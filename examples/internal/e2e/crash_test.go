@@ -114,7 +114,7 @@ func waitHistory(t *testing.T, path string, n int) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var got int
-		err := db.QueryRow(`SELECT count(*) FROM acp_history`).Scan(&got)
+		err := db.QueryRow(`SELECT coalesce(sum(n), 0) FROM acp_history`).Scan(&got)
 		if err == nil && got >= n {
 			return
 		}

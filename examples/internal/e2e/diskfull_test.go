@@ -150,7 +150,7 @@ func storeWhole(t *testing.T, path string) {
 	}
 	defer db.Close()
 	var sessions, bad int
-	err = db.QueryRow(`SELECT count(*), coalesce(sum(s.updates - s.dropped != (SELECT count(*) FROM acp_history h WHERE h.session_id = s.id)), 0) FROM acp_sessions s`).Scan(&sessions, &bad)
+	err = db.QueryRow(`SELECT count(*), coalesce(sum(s.updates - s.dropped != (SELECT coalesce(sum(h.n), 0) FROM acp_history h WHERE h.session_id = s.id)), 0) FROM acp_sessions s`).Scan(&sessions, &bad)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -93,25 +94,43 @@ func (n *nodes) waitHistory(t *testing.T, id string, want []string) []string {
 
 // history returns the history of session id as Postgres holds it, each
 // update's JSON as the agent sent it, checking that its positions run
-// 1, 2, 3, … without a gap or a repeat.
+// 1, 2, 3, … without a gap or a repeat. A row holds n updates from
+// position seq, framed by sizes (their lengths as uvarints; NULL for
+// one).
 func (n *nodes) history(t *testing.T, id string) []string {
 	t.Helper()
-	rows, err := n.db.Query(`SELECT seq, body FROM acp_history WHERE session_id = $1 ORDER BY seq`, id)
+	rows, err := n.db.Query(`SELECT seq, n, body, sizes FROM acp_history WHERE session_id = $1 ORDER BY seq`, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	var bodies []string
 	for rows.Next() {
-		var seq int64
-		var body []byte
-		if err := rows.Scan(&seq, &body); err != nil {
+		var seq, count int64
+		var body, sizes []byte
+		if err := rows.Scan(&seq, &count, &body, &sizes); err != nil {
 			t.Fatal(err)
 		}
 		if seq != int64(len(bodies)+1) {
-			t.Fatalf("session %s: row %d of its history has seq %d", id, len(bodies)+1, seq)
+			t.Fatalf("session %s: update %d of its history is at seq %d", id, len(bodies)+1, seq)
 		}
-		bodies = append(bodies, normal(t, body))
+		for range count {
+			size := uint64(len(body))
+			if sizes != nil {
+				var k int
+				if size, k = binary.Uvarint(sizes); k <= 0 || size > uint64(len(body)) {
+					t.Fatalf("session %s: the row at %d frames %d updates in %d bytes badly", id, seq, count, len(body))
+				}
+				sizes = sizes[k:]
+			} else if count != 1 {
+				t.Fatalf("session %s: the row at %d says %d updates without their sizes", id, seq, count)
+			}
+			bodies = append(bodies, normal(t, body[:size]))
+			body = body[size:]
+		}
+		if len(body) != 0 || len(sizes) != 0 {
+			t.Fatalf("session %s: the row at %d holds more than its %d updates", id, seq, count)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
