@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"sync"
+	"sync/atomic"
 )
 
 // deepCopy returns a pointer to a copy of *p, a value of the generated
@@ -66,6 +67,12 @@ type copier struct {
 	unsupported bool
 }
 
+// typeCopier is a type and its copier.
+type typeCopier struct {
+	t reflect.Type
+	c *copier
+}
+
 var (
 	copiers  sync.Map // reflect.Type -> *copier, once complete
 	copierMu sync.Mutex
@@ -117,13 +124,19 @@ func buildCopier(t reflect.Type, building map[reflect.Type]*copier) *copier {
 	case reflect.Map:
 		c.copy, c.unsupported = mapCopier(t, building)
 	case reflect.Interface:
+		var last atomic.Pointer[typeCopier] // the variant seen last, most often the next
 		c.copy = func(dst, src reflect.Value) {
 			if src.IsNil() {
 				dst.SetZero()
 				return
 			}
 			e := src.Elem()
-			ec := copierOf(e.Type())
+			tc := last.Load()
+			if tc == nil || tc.t != e.Type() {
+				tc = &typeCopier{e.Type(), copierOf(e.Type())}
+				last.Store(tc)
+			}
+			ec := tc.c
 			if ec.unsupported && e.Kind() == reflect.Pointer {
 				dst.Set(reflect.ValueOf(copyByJSON(e.Interface())))
 				return
