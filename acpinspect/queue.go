@@ -19,24 +19,37 @@ const DefaultMaxPending = 64 << 20
 // traffic, and it records a burst in batches instead of a wake-up a read.
 const recordDelay = time.Millisecond
 
-// smallRead is the size under which a read is copied out of its buffer
-// for the recorder, the buffer going straight back to the pool: a queued
-// small read holds its own bytes, not a whole buffer.
-const smallRead = 4 << 10
+// blockSize is the size of the blocks the forwarding goroutines read into,
+// and minRead the least room a read is given: each read goes to the free
+// end of its stream's block, and is handed to the recorder as a slice of
+// it, without a copy or an allocation; a block with less room left is
+// replaced by one from the pool.
+const (
+	blockSize = copyBuffer
+	minRead   = 8 << 10
+)
 
-// readBuf is a buffer of the pool the forwarding goroutines read into. Its
-// reference count is two while a read is both written on and queued; the
-// last of the writer and the recorder to be done returns it.
-type readBuf struct {
+// block is a buffer the forwarding goroutine of a stream reads into. It is
+// counted once for that goroutine, while it reads into the block, and once
+// for each read queued from it; the last of them to be done returns it to
+// the pool.
+type block struct {
 	b    []byte
 	refs atomic.Int32
 }
 
-var readBufs = sync.Pool{New: func() any { return &readBuf{b: make([]byte, copyBuffer)} }}
+var blocks = sync.Pool{New: func() any { return &block{b: make([]byte, blockSize)} }}
 
-func (r *readBuf) release() {
-	if r.refs.Add(-1) == 0 {
-		readBufs.Put(r)
+// newBlock returns a block of the pool, counted once for its reader.
+func newBlock() *block {
+	bl := blocks.Get().(*block)
+	bl.refs.Store(1)
+	return bl
+}
+
+func (bl *block) release() {
+	if bl.refs.Add(-1) == 0 {
+		blocks.Put(bl)
 	}
 }
 
@@ -51,9 +64,9 @@ type chunk struct {
 	streamKey
 	time time.Time
 	data []byte
-	buf  *readBuf // data's buffer, released once recorded; nil when data is the chunk's own
-	eof  bool     // the stream ended after data
-	gap  gap      // what was left out of the stream before data
+	buf  *block // data's block, released once recorded; nil when data is the chunk's own
+	eof  bool   // the stream ended after data
+	gap  gap    // what was left out of the stream before data
 }
 
 func (c *chunk) free() {
@@ -72,38 +85,42 @@ type gap struct {
 // queue is the bounded FIFO of reads between the goroutines that pass
 // traffic, which never wait for the recorder, and the one that records.
 // While the bytes queued are at their bound, reads are passed on but not
-// queued, and the queue counts them as a gap of their stream.
+// queued, and the queue counts them as a gap of their stream. The
+// recorder holds mu only to swap the list of chunks for an empty one: it
+// reads the time of the last chunk, the bytes pending and the end without
+// it.
 type queue struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	chunks  []chunk
-	pending int // bytes queued or being recorded
-	max     int
 	waiting bool // the recorder waits for the first chunk
-	closed  bool
-	last    time.Time // of the last chunk queued
 	gaps    map[streamKey]gap
+	max     int
+	epoch   time.Time
+	pending atomic.Int64 // bytes queued or being recorded
+	last    atomic.Int64 // when the last chunk was queued, in nanoseconds from epoch
+	closed  atomic.Bool
 }
 
 func newQueue(max int) *queue {
 	if max <= 0 {
 		max = DefaultMaxPending
 	}
-	q := &queue{max: max, gaps: map[streamKey]gap{}}
+	q := &queue{max: max, gaps: map[streamKey]gap{}, epoch: time.Now()}
 	q.cond = sync.NewCond(&q.mu)
 	return q
 }
 
 // add queues c, or counts it as left out when the queue is full. It takes
-// over c's reference to its buffer.
+// over c's reference to its block.
 func (q *queue) add(c chunk) {
 	q.mu.Lock()
-	if q.closed {
+	if q.closed.Load() {
 		q.mu.Unlock()
 		c.free()
 		return
 	}
-	if len(c.data) > 0 && q.pending+len(c.data) > q.max {
+	if len(c.data) > 0 && int(q.pending.Load())+len(c.data) > q.max {
 		g := q.gaps[c.streamKey]
 		g.bytes += len(c.data)
 		g.lines += bytes.Count(c.data, []byte{'\n'})
@@ -113,13 +130,15 @@ func (q *queue) add(c chunk) {
 		c.free()
 		return
 	}
-	if g, ok := q.gaps[c.streamKey]; ok {
-		c.gap = g
-		delete(q.gaps, c.streamKey)
+	if len(q.gaps) > 0 {
+		if g, ok := q.gaps[c.streamKey]; ok {
+			c.gap = g
+			delete(q.gaps, c.streamKey)
+		}
 	}
-	q.pending += len(c.data)
+	q.pending.Add(int64(len(c.data)))
+	q.last.Store(int64(c.time.Sub(q.epoch)))
 	q.chunks = append(q.chunks, c)
-	q.last = c.time
 	wake := q.waiting
 	q.waiting = false
 	q.mu.Unlock()
@@ -131,44 +150,42 @@ func (q *queue) add(c chunk) {
 // close makes take return false once the queue is empty.
 func (q *queue) close() {
 	q.mu.Lock()
-	q.closed = true
+	q.closed.Store(true)
 	q.mu.Unlock()
 	q.cond.Broadcast()
 }
 
-// take waits for chunks and returns all of them, or false once the queue
+// take waits for chunks and returns all of them in place of buf, whose
+// chunks it keeps for the next (they are freed), or false once the queue
 // is closed and empty. It takes them once no chunk has come for
 // recordDelay, or the bytes queued reach half their bound, or the queue is
 // closed.
 func (q *queue) take(buf []chunk) ([]chunk, bool) {
 	q.mu.Lock()
-	defer q.mu.Unlock()
-	for len(q.chunks) == 0 && !q.closed {
+	for len(q.chunks) == 0 && !q.closed.Load() {
 		q.waiting = true
 		q.cond.Wait()
 	}
+	q.mu.Unlock()
 	q.waitQuiet()
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	if len(q.chunks) == 0 {
 		return buf, false
 	}
-	buf = append(buf[:0], q.chunks...)
-	clear(q.chunks)
-	q.chunks = q.chunks[:0]
+	buf, q.chunks = q.chunks, buf[:0]
 	return buf, true
 }
 
-// waitQuiet waits, with q.mu held, until no chunk has come for
-// recordDelay, or the bytes queued reach half their bound, or the queue is
-// closed.
+// waitQuiet waits until no chunk has come for recordDelay, or the bytes
+// queued reach half their bound, or the queue is closed.
 func (q *queue) waitQuiet() {
-	for !q.closed && q.pending < q.max/2 {
-		quiet := time.Since(q.last)
+	for !q.closed.Load() && q.pending.Load() < int64(q.max/2) {
+		quiet := time.Since(q.epoch) - time.Duration(q.last.Load())
 		if quiet >= recordDelay {
 			return
 		}
-		q.mu.Unlock()
 		time.Sleep(recordDelay - quiet)
-		q.mu.Lock()
 	}
 }
 
@@ -176,18 +193,10 @@ func (q *queue) waitQuiet() {
 // when traffic starts again while it records, it leaves the CPU to the
 // traffic until the traffic pauses (or the bytes waiting reach half their
 // bound), as before it takes chunks.
-func (q *queue) pause() {
-	q.mu.Lock()
-	q.waitQuiet()
-	q.mu.Unlock()
-}
+func (q *queue) pause() { q.waitQuiet() }
 
 // recorded says that n bytes taken have been recorded.
-func (q *queue) recorded(n int) {
-	q.mu.Lock()
-	q.pending -= n
-	q.mu.Unlock()
-}
+func (q *queue) recorded(n int) { q.pending.Add(-int64(n)) }
 
 // pump hands the lines of the chunks of q to rec, in order, until q is
 // closed and drained; done is closed then.
@@ -310,31 +319,30 @@ func (s *splitter) lines(c *chunk, st *stream, p []byte) {
 	}
 }
 
-// pass copies r to w until r ends or w fails. Each read is queued for the
-// recorder before it is written on, so that an answer is never recorded
-// before its question; queueing hands the read's buffer over (or copies a
-// small read) with one lock, and never waits for the recorder.
+// pass copies r to w until r ends or w fails. It reads into the free
+// end of a block, queues the read for the recorder as a slice of the
+// block, and writes it on: queueing it first, so that an answer is never
+// recorded before its question, takes a lock the recorder holds only to
+// swap lists, with no copy and no allocation, and never waits for the
+// recorder.
 func pass(w io.Writer, r io.Reader, q *queue, key streamKey) {
-	defer func() { q.add(chunk{streamKey: key, time: time.Now(), eof: true}) }()
+	bl, off := newBlock(), 0
+	defer func() {
+		bl.release()
+		q.add(chunk{streamKey: key, time: time.Now(), eof: true})
+	}()
 	for {
-		rb := readBufs.Get().(*readBuf)
-		n, err := r.Read(rb.b)
-		if n <= 0 {
-			readBufs.Put(rb)
-		} else {
-			now := time.Now()
-			var werr error
-			if n < smallRead {
-				q.add(chunk{streamKey: key, time: now, data: bytes.Clone(rb.b[:n])})
-				_, werr = w.Write(rb.b[:n])
-				readBufs.Put(rb)
-			} else {
-				rb.refs.Store(2)
-				q.add(chunk{streamKey: key, time: now, data: rb.b[:n], buf: rb})
-				_, werr = w.Write(rb.b[:n])
-				rb.release()
-			}
-			if werr != nil {
+		if len(bl.b)-off < minRead {
+			bl.release()
+			bl, off = newBlock(), 0
+		}
+		n, err := r.Read(bl.b[off:])
+		if n > 0 {
+			data := bl.b[off : off+n : off+n]
+			off += n
+			bl.refs.Add(1)
+			q.add(chunk{streamKey: key, time: time.Now(), data: data, buf: bl})
+			if _, werr := w.Write(data); werr != nil {
 				return
 			}
 		}

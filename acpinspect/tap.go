@@ -37,7 +37,8 @@ type TapOptions struct {
 	Started func(p *acpexec.Process)
 }
 
-// copyBuffer is the size of the reads the tap passes on.
+// copyBuffer is the largest read the tap passes on (the size of the
+// blocks it reads into).
 const copyBuffer = 64 << 10
 
 // Tap runs cmd as the agent of a client that talks to this process: what

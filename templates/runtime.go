@@ -88,6 +88,7 @@ var Runtimes = []Runtime{
 	{Name: "proxy_message.go", Dir: "conn", When: WithConn},
 	{Name: "proxy_write.go", Dir: "conn", When: WithConn},
 	{Name: "session.go", Dir: "session", When: WithSessions},
+	{Name: "session_copy.go", Dir: "session", When: WithSessions},
 	{Name: "session_state.go", Dir: "session", When: WithSessions},
 	{Name: "session_conn.go", Dir: "session", When: WithSessions},
 	{Name: "session_router.go", Dir: "session", When: WithSessions},

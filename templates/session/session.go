@@ -128,27 +128,6 @@ func (o *orderedMap[K, P]) remove(k K) bool {
 	return true
 }
 
-// deepCopy returns a pointer to a copy of *p, a value of the generated
-// types (or a slice of or pointer to one), that shares no memory with it,
-// by encoding and decoding it with the generated code: a snapshot handed
-// out, or an update taken in, cannot change what the state holds. A value
-// that does not encode (a union without a variant, built by hand) is not
-// copied: p is returned. P is a pointer type, so that every use shares one
-// instantiation.
-func deepCopy[P any](p P) P {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // free-form JSON stays as it was: no \u003c for <
-	if err := enc.Encode(p); err != nil {
-		return p
-	}
-	out, err := newValue(p, json.RawMessage(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))
-	if err != nil {
-		return p
-	}
-	return out.(P)
-}
-
 // planList returns copies of the plans of m in first-seen order.
 func planList(m *orderedMap[string, *PlanState]) []PlanState {
 	out := make([]PlanState, 0, len(m.keys))
