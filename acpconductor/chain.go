@@ -30,6 +30,13 @@ type Options struct {
 	WireLog io.Writer
 	// Grace and TermGrace are acpexec.Options' for every component.
 	Grace, TermGrace time.Duration
+	// MCPStdioCommand is the command, and its first arguments, that runs
+	// "acpconductor mcp-stdio" (Main with those arguments): with the
+	// bridge of MCP over ACP, an agent that takes stdio MCP servers but
+	// not http ones gets each bridged server as a "stdio" entry that runs
+	// it, with the server's URL added. Main sets it to its own program;
+	// when it is empty, such an agent gets the "acp" entries unchanged.
+	MCPStdioCommand []string
 }
 
 // ComponentError is a component that ended while the chain ran.
