@@ -73,6 +73,11 @@ type peer struct {
 	nextID  int64
 	pending map[int64]origin  // the requests the conductor sent it, by id
 	sent    map[string]target // the requests it sent, by their id, for $/cancel_request
+	// batching and touched belong to the peer's reader: it routes lines
+	// it has buffered, and the outboxes it queued to without waking
+	// their writers.
+	batching bool
+	touched  []*outbox
 }
 
 // origin is the request a request the conductor sent stands for.

@@ -207,20 +207,72 @@ func build(id, method, params []byte) []byte {
 	return append(b, '}')
 }
 
-var successorMethod = []byte(`"proxy/successor"`)
-
 // wrap writes the proxy/successor envelope of a request (id not nil) or
 // notification of method and params.
 func wrap(id, method, params []byte) []byte {
-	inner := make([]byte, 0, 24+len(method)+len(params))
-	inner = append(inner, `{"method":`...)
-	inner = append(inner, method...)
-	if params != nil {
-		inner = append(inner, `,"params":`...)
-		inner = append(inner, params...)
+	b := make([]byte, 0, 80+len(id)+len(method)+len(params))
+	b = append(b, `{"jsonrpc":"2.0"`...)
+	if id != nil {
+		b = append(append(b, `,"id":`...), id...)
 	}
-	inner = append(inner, '}')
-	return build(id, successorMethod, inner)
+	b = append(append(b, `,"method":"proxy/successor","params":{"method":`...), method...)
+	if params != nil {
+		b = append(append(b, `,"params":`...), params...)
+	}
+	return append(b, "}}"...)
+}
+
+// wrappedCommon reads the params of a proxy/successor envelope, part of a
+// line parse found valid, in the layout {"method":"M"} or
+// {"method":"M","params":P} with M without escapes, as wrap writes them,
+// without a decoder; ok is false for any other layout.
+func wrappedCommon(p []byte) (method, params []byte, ok bool) {
+	r, ok := bytes.CutPrefix(p, []byte(`{"method":"`))
+	if !ok {
+		return nil, nil, false
+	}
+	n := bytes.IndexByte(r, '"')
+	if n < 0 || bytes.IndexByte(r[:n], '\\') >= 0 {
+		return nil, nil, false
+	}
+	method, r = p[len(`{"method":`):len(`{"method":`)+n+2], r[n+1:]
+	if string(r) == "}" {
+		return method, nil, true
+	}
+	if r, ok = bytes.CutPrefix(r, []byte(`,"params":`)); !ok || len(r) < 2 {
+		return nil, nil, false
+	}
+	if end := valueEnd(r); end == len(r)-1 && r[end] == '}' {
+		return method, r[:end], true
+	}
+	return nil, nil, false
+}
+
+// valueEnd returns where the JSON value that valid begins with, an object
+// or an array, ends; -1 when it is another kind. valid must be valid JSON
+// text from that value on.
+func valueEnd(valid []byte) int {
+	if len(valid) == 0 || valid[0] != '{' && valid[0] != '[' {
+		return -1
+	}
+	depth := 0
+	for i := 0; i < len(valid); i++ {
+		switch valid[i] {
+		case '"':
+			for i++; i < len(valid) && valid[i] != '"'; i++ {
+				if valid[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }
 
 // unwrap returns the method and params of the message a proxy/successor
@@ -229,6 +281,12 @@ func unwrap(m *message) (method, params []byte, err error) {
 	p := m.paramsRaw()
 	if p == nil {
 		return nil, nil, errors.New("proxy/successor without params")
+	}
+	if method, params, ok := wrappedCommon(p); ok {
+		if bytes.Equal(params, []byte("null")) {
+			params = nil
+		}
+		return method, params, nil
 	}
 	err = members(p, func(name string, s span) {
 		switch name {
