@@ -6,11 +6,14 @@ import (
 	"os/exec"
 	"strconv"
 	"testing"
+
+	"github.com/acpgen/acpgen/internal/cputime"
 )
 
 // BenchmarkUpdates measures session/update notifications per second from
-// the raw agent to the client, through the conductor alone and through
-// one and two Go proxies on raw JSON-RPC.
+// the raw agent to the client, through the conductor alone, through one
+// and two Go proxies on raw JSON-RPC, and through one acpv1.Proxy with no
+// hook: each component a process of its own, as a chain runs.
 func BenchmarkUpdates(b *testing.B) {
 	const n = 20000
 	for _, c := range []struct {
@@ -21,6 +24,7 @@ func BenchmarkUpdates(b *testing.B) {
 		{"conductor", nil},
 		{"one proxy", []string{goProxy(b, "")}},
 		{"two proxies", []string{goProxy(b, ""), goProxy(b, "")}},
+		{"one acpv1.Proxy", []string{helper(b, "libproxy")}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var cmds [][]string
@@ -45,6 +49,7 @@ func BenchmarkUpdates(b *testing.B) {
 			io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
 			br.ReadSlice('\n')
 			b.ResetTimer()
+			cpu := cputime.Process()
 			for i := range b.N {
 				io.WriteString(inW, `{"jsonrpc":"2.0","id":`+strconv.Itoa(i+1)+`,"method":"flood","params":{"n":`+strconv.Itoa(n)+`}}`+"\n")
 				for range n + 1 {
@@ -54,6 +59,9 @@ func BenchmarkUpdates(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "updates/s")
+			// The CPU time of this process, the conductor's and the
+			// client's reading, a machine's load aside.
+			b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(n*b.N), "cpu-ns/update")
 			b.StopTimer()
 			inW.Close()
 			go io.Copy(io.Discard, br)

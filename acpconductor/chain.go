@@ -30,6 +30,13 @@ type Options struct {
 	WireLog io.Writer
 	// Grace and TermGrace are acpexec.Options' for every component.
 	Grace, TermGrace time.Duration
+	// MCPStdioCommand is the command, and its first arguments, that runs
+	// "acpconductor mcp-stdio" (Main with those arguments): with the
+	// bridge of MCP over ACP, an agent that takes stdio MCP servers but
+	// not http ones gets each bridged server as a "stdio" entry that runs
+	// it, with the server's URL added. Main sets it to its own program;
+	// when it is empty, such an agent gets the "acp" entries unchanged.
+	MCPStdioCommand []string
 }
 
 // ComponentError is a component that ended while the chain ran.
@@ -66,6 +73,11 @@ type peer struct {
 	nextID  int64
 	pending map[int64]origin  // the requests the conductor sent it, by id
 	sent    map[string]target // the requests it sent, by their id, for $/cancel_request
+	// batching and touched belong to the peer's reader: it routes lines
+	// it has buffered, and the outboxes it queued to without waking
+	// their writers.
+	batching bool
+	touched  []*outbox
 }
 
 // origin is the request a request the conductor sent stands for.

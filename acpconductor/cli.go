@@ -26,6 +26,12 @@ would (quotes and backslashes; nothing is expanded and no shell runs).
 "agent" presents the chain as one agent, on stdin and stdout or with
 -listen at http://ADDR/acp; "proxy" runs the chain as a proxy in the
 chain of another conductor.
+
+       acpconductor mcp-stdio URL
+
+serves, on stdin and stdout, a bridged MCP server to an agent that takes
+stdio MCP servers only: the conductor's bridge gives the agent this
+command line.
 `
 
 // Main runs the command line args (without the program's name) of the
@@ -46,6 +52,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return 2
 	}
 	mode := fs.Arg(0)
+	if mode == "mcp-stdio" {
+		return mcpStdio(ctx, fs.Args()[1:], stdin, stdout, stderr)
+	}
 	if err := fs.Parse(fs.Args()[1:]); err != nil {
 		return 2
 	}
@@ -58,6 +67,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return 2
 	}
 	opts := &Options{Proxy: mode == "proxy", Stderr: stderr}
+	if exe, err := os.Executable(); err == nil {
+		opts.MCPStdioCommand = []string{exe, "mcp-stdio"}
+	}
 	if *wirePath == "" {
 		*wirePath = os.Getenv(EnvWireLog)
 	}

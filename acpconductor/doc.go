@@ -31,10 +31,13 @@
 // transport that the client or a proxy declares, for an agent whose
 // answer to initialize does not advertise them: in session/new,
 // session/load, session/resume and session/fork each such entry of
-// mcpServers reaches the agent as an "http" entry at a loopback Streamable
-// HTTP endpoint of the conductor's own (package acpmcp's Bridge), closed
-// with the chain, and each MCP request there goes up the chain as the
-// "mcp/message" request the agent would have sent; where the agent
+// mcpServers reaches the agent served by a loopback Streamable HTTP
+// endpoint of the conductor's own (package acpmcp's Bridge), closed with
+// the chain: as an "http" entry where the agent advertises http MCP
+// servers, otherwise as a "stdio" entry that runs "acpconductor mcp-stdio
+// URL" (Options.MCPStdioCommand) for an agent that takes stdio ones; each
+// MCP request there goes up the chain as the "mcp/message" request the
+// agent would have sent; where the agent
 // advertises its MCP capabilities, the initialize result passed on adds
 // "acp" to them. Without the tag, in
 // proxy mode, or for an agent that takes "acp" servers, they pass

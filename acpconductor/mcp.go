@@ -26,9 +26,10 @@ type mcpBridge struct {
 	c      *chain
 	caller *acpmcp.Caller
 	bridge *acpmcp.Bridge
-	self   *peer // the bridge as the origin of its requests
-	takes  bool  // the agent advertised "acp" MCP servers
-	initID int64 // the id of the agent's initialize, 0 before it
+	self   *peer  // the bridge as the origin of its requests
+	takes  bool   // the agent advertised "acp" MCP servers
+	via    string // the transport the agent is offered a bridged server on: "http", "stdio" or "" (none it takes)
+	initID int64  // the id of the agent's initialize, 0 before it
 }
 
 // bridgesMCP tells whether the conductor bridges "acp" MCP servers.
@@ -47,25 +48,53 @@ func (b *mcpBridge) close() { b.bridge.Close() }
 
 // initialized reads the agent's answer to initialize: in v1
 // agentCapabilities.mcpCapabilities.acp true, in v2
-// capabilities.session.mcp.acp an object, say it takes "acp" servers.
+// capabilities.session.mcp.acp an object, say it takes "acp" servers;
+// otherwise a bridged server is offered on "http" where the agent
+// advertises it (v1 mcpCapabilities.http true, v2 session.mcp.http an
+// object), else on "stdio", which every v1 agent takes and a v2 agent
+// advertises (session.mcp.stdio).
 func (b *mcpBridge) initialized(result []byte) {
 	var r struct {
+		ProtocolVersion   json.RawMessage `json:"protocolVersion"`
 		AgentCapabilities struct {
 			MCPCapabilities struct {
-				ACP bool `json:"acp"`
+				ACP  bool `json:"acp"`
+				HTTP bool `json:"http"`
 			} `json:"mcpCapabilities"`
 		} `json:"agentCapabilities"`
 		Capabilities struct {
 			Session struct {
 				MCP struct {
-					ACP json.RawMessage `json:"acp"`
+					ACP   json.RawMessage `json:"acp"`
+					HTTP  json.RawMessage `json:"http"`
+					Stdio json.RawMessage `json:"stdio"`
 				} `json:"mcp"`
 			} `json:"session"`
 		} `json:"capabilities"`
 	}
 	_ = json.Unmarshal(result, &r) // a member of another type reads as absent
-	v2 := bytes.TrimSpace(r.Capabilities.Session.MCP.ACP)
-	b.takes = r.AgentCapabilities.MCPCapabilities.ACP || (len(v2) > 0 && v2[0] == '{')
+	v2 := r.Capabilities.Session.MCP
+	if version, err := strconv.Atoi(string(r.ProtocolVersion)); err == nil && version >= 2 {
+		b.takes = isObject(v2.ACP)
+		switch {
+		case isObject(v2.HTTP):
+			b.via = "http"
+		case isObject(v2.Stdio):
+			b.via = "stdio"
+		}
+		return
+	}
+	v1 := r.AgentCapabilities.MCPCapabilities
+	b.takes, b.via = v1.ACP, "stdio"
+	if v1.HTTP {
+		b.via = "http"
+	}
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw []byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
 }
 
 // adapt returns the params of a session request for the agent with each
@@ -112,8 +141,9 @@ func (b *mcpBridge) adapt(method string, params []byte) ([]byte, bool) {
 	return splice(params, []span{list}, [][]byte{append(out, ']')}), true
 }
 
-// declare returns the "http" entry that serves entry, when it is an
-// "acp" one.
+// declare returns the entry that serves entry, when it is an "acp" one
+// and the agent takes a transport the bridge serves: "http", or "stdio"
+// (see stdioEntry).
 func (b *mcpBridge) declare(entry []byte) ([]byte, bool) {
 	var typ, name, id, meta []byte
 	if members(entry, func(k string, s span) {
@@ -135,10 +165,22 @@ func (b *mcpBridge) declare(entry []byte) ([]byte, bool) {
 	if err1 != nil || err2 != nil {
 		return nil, false
 	}
+	command := b.c.opts.MCPStdioCommand
+	switch {
+	case b.via == "":
+		fmt.Fprintf(b.c.opts.Stderr, "acpconductor: MCP server %s: the agent advertises neither acp, http nor stdio MCP servers: passed on as it is\n", name)
+		return nil, false
+	case b.via == "stdio" && len(command) == 0:
+		fmt.Fprintf(b.c.opts.Stderr, "acpconductor: MCP server %s: the agent takes stdio MCP servers only, and no command serves the bridge on stdio (Options.MCPStdioCommand): passed on as it is\n", name)
+		return nil, false
+	}
 	d, err := b.bridge.Declare(serverID, text)
 	if err != nil {
 		fmt.Fprintf(b.c.opts.Stderr, "acpconductor: bridging MCP server %s for the agent: %v: passed on as it is\n", name, err)
 		return nil, false
+	}
+	if b.via == "stdio" {
+		return stdioEntry(command, name, meta, d), true
 	}
 	out := append([]byte(`{"type":"http","name":`), name...)
 	out = append(out, `,"url":`...)

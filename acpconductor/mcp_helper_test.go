@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"sync"
@@ -103,7 +104,8 @@ func mcpProxy() {
 // for the call: mode "http" advertises only "http" MCP servers and calls
 // the tool over HTTP with the Go MCP SDK's client ("list" does not call
 // it); mode "acp" advertises "acp" ones too and calls the tool with
-// "mcp/message".
+// "mcp/message"; mode "stdio" is a v2 agent that advertises only "stdio"
+// MCP servers and calls the tool by running the server's command.
 func mcpAgent(mode string) {
 	w := &wire{w: bufio.NewWriter(os.Stdout)}
 	var mu sync.Mutex
@@ -125,6 +127,10 @@ func mcpAgent(mode string) {
 			if mode == "acp" {
 				caps = `{"http":true,"acp":true}`
 			}
+			if mode == "stdio" {
+				w.send(`{"jsonrpc":"2.0","id":`, string(m.ID), `,"result":{"protocolVersion":2,"capabilities":{"session":{"mcp":{"stdio":{}}}}}}`)
+				return
+			}
 			w.send(`{"jsonrpc":"2.0","id":`, string(m.ID), `,"result":{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":`, caps, `}}}`)
 		case m.Method == "session/new":
 			var p struct{ MCPServers []json.RawMessage }
@@ -132,6 +138,9 @@ func mcpAgent(mode string) {
 			call := func(server json.RawMessage) string { return greetOverHTTP(server, &progress) }
 			if mode == "list" {
 				call = func(json.RawMessage) string { return "no call" }
+			}
+			if mode == "stdio" {
+				call = func(server json.RawMessage) string { return greetOverStdio(server, &progress) }
 			}
 			if mode == "acp" {
 				call = func(server json.RawMessage) string {
@@ -187,13 +196,41 @@ func greetOverHTTPContext(ctx context.Context, entry json.RawMessage, progress *
 	if s.Type != "http" || len(s.Headers) != 1 {
 		return "not an http server: " + string(entry)
 	}
+	return greet(ctx, &mcp.StreamableClientTransport{
+		Endpoint:   s.URL,
+		HTTPClient: &http.Client{Transport: headerTransport{s.Headers[0].Name, s.Headers[0].Value}},
+	}, progress)
+}
+
+// greetOverStdio calls the tool greet of a "stdio" MCP server entry,
+// running its command as an agent does, with the Go MCP SDK's client.
+func greetOverStdio(entry json.RawMessage, progress *atomic.Int32) string {
+	var s struct {
+		Type, Command string
+		Args          []string
+		Env           []struct{ Name, Value string }
+	}
+	json.Unmarshal(entry, &s)
+	if s.Type != "stdio" {
+		return "not a stdio server: " + string(entry)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Env = os.Environ()
+	for _, e := range s.Env {
+		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
+	}
+	return greet(ctx, &mcp.CommandTransport{Command: cmd}, progress)
+}
+
+// greet calls the tool greet over transport, counting its progress
+// notifications.
+func greet(ctx context.Context, transport mcp.Transport, progress *atomic.Int32) string {
 	client := mcp.NewClient(&mcp.Implementation{Name: "url-agent", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progress.Add(1) },
 	})
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{
-		Endpoint:   s.URL,
-		HTTPClient: &http.Client{Transport: headerTransport{s.Headers[0].Name, s.Headers[0].Value}},
-	}, nil)
+	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		return "connect: " + err.Error()
 	}

@@ -4,6 +4,7 @@ package acpconductor
 
 import (
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -21,5 +22,15 @@ func TestMCPServersUnchangedWithoutTheFeature(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":` + params + `}`)
 	if got, want := p.read(), `{"jsonrpc":"2.0","id":1,"result":`+params+`}`; got != want {
 		t.Errorf("the agent got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestMCPStdioWithoutTheFeature: built without the tag, "acpconductor
+// mcp-stdio" says why it cannot run, and exits 2.
+func TestMCPStdioWithoutTheFeature(t *testing.T) {
+	var stderr strings.Builder
+	code := Main(t.Context(), []string{"mcp-stdio", "http://127.0.0.1:1/mcp-x"}, strings.NewReader(""), io.Discard, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "unstable_mcp_over_acp") {
+		t.Errorf("exit %d, standard error %q", code, stderr.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -162,28 +163,122 @@ func TestMCPBridgeToClient(t *testing.T) {
 // TestMCPBridgeReadsCapabilities: the agent takes "acp" servers when v1's
 // agentCapabilities.mcpCapabilities.acp is true or v2's
 // capabilities.session.mcp.acp is an object; only then do session
-// requests pass unchanged.
+// requests pass unchanged. Otherwise an "acp" entry becomes an entry of a
+// transport the agent takes: "http" where it advertises it, else "stdio"
+// (every v1 agent's; a v2 agent's when it advertises it), and none when a
+// v2 agent advertises neither.
 func TestMCPBridgeReadsCapabilities(t *testing.T) {
 	for _, c := range []struct {
 		result string
-		takes  bool
+		entry  string // the type of the entry the agent gets
 	}{
-		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":true}}}`, true},
-		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":false,"http":true}}}`, false},
-		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":"yes"}}}`, false},
-		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"acp":{}}}}}`, true},
-		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"acp":null,"http":{}}}}}`, false},
-		{`{"protocolVersion":2}`, false},
+		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":true}}}`, "acp"},
+		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":false,"http":true}}}`, "http"},
+		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"acp":"yes"}}}`, "stdio"},
+		{`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"http":false}}}`, "stdio"},
+		{`{"protocolVersion":1}`, "stdio"},
+		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"acp":{}}}}}`, "acp"},
+		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"acp":null,"http":{}}}}}`, "http"},
+		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"http":{},"stdio":{}}}}}`, "http"},
+		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"stdio":{}}}}}`, "stdio"},
+		{`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"http":null,"stdio":{}}}}}`, "stdio"},
+		{`{"protocolVersion":2,"agentCapabilities":{"mcpCapabilities":{"http":true}}}`, "acp"},
+		{`{"protocolVersion":2}`, "acp"},
 	} {
-		b := newMCPBridge(&chain{opts: Options{Stderr: io.Discard}})
+		var stderr strings.Builder
+		b := newMCPBridge(&chain{opts: Options{Stderr: &stderr, MCPStdioCommand: []string{"/bin/conductor", "mcp-stdio"}}})
 		b.initialized([]byte(c.result))
 		params := []byte(`{"mcpServers":[{"type":"acp","name":"n","serverId":"s"}]}`)
-		_, changed := b.adapt("session/new", params)
+		got, changed := b.adapt("session/new", params)
 		b.close()
-		if b.takes != c.takes || changed == c.takes {
-			t.Errorf("%s: takes %v, params changed %v", c.result, b.takes, changed)
+		var p struct {
+			MCPServers []struct {
+				Type, Command string
+				Args          []string
+			}
+		}
+		if err := json.Unmarshal(got, &p); err != nil || len(p.MCPServers) != 1 {
+			t.Fatalf("%s: the params became %s", c.result, got)
+		}
+		s := p.MCPServers[0]
+		if s.Type != c.entry || changed != (c.entry != "acp") {
+			t.Errorf("%s: the agent gets %s (changed %v), want a %q entry", c.result, got, changed, c.entry)
+		}
+		if s.Type == "stdio" && (s.Command != "/bin/conductor" || len(s.Args) != 2 || s.Args[0] != "mcp-stdio" || !strings.HasPrefix(s.Args[1], "http://127.0.0.1:")) {
+			t.Errorf("%s: the stdio entry is %s", c.result, got)
+		}
+		if c.entry == "acp" && !b.takes && !strings.Contains(stderr.String(), "neither acp, http nor stdio") {
+			t.Errorf("%s: the entry passed unchanged without a word: %q", c.result, stderr.String())
 		}
 	}
+}
+
+// TestMCPBridgeStdioNeedsCommand: an agent that takes stdio MCP servers
+// only gets the "acp" entry unchanged, with a line on the standard error,
+// when no command serves the bridge on stdio.
+func TestMCPBridgeStdioNeedsCommand(t *testing.T) {
+	var stderr strings.Builder
+	b := newMCPBridge(&chain{opts: Options{Stderr: &stderr}})
+	defer b.close()
+	b.initialized([]byte(`{"protocolVersion":2,"capabilities":{"session":{"mcp":{"stdio":{}}}}}`))
+	params := `{"mcpServers":[{"type":"acp","name":"n","serverId":"s"}]}`
+	if got, changed := b.adapt("session/new", []byte(params)); changed || string(got) != params {
+		t.Errorf("the params became %s", got)
+	}
+	if !strings.Contains(stderr.String(), "MCPStdioCommand") {
+		t.Errorf("the standard error says %q", stderr.String())
+	}
+}
+
+// TestMCPBridgeOverStdio: a v2 agent that advertises stdio MCP servers but
+// not http ones gets the server a proxy adds as a "stdio" entry running
+// "acpconductor mcp-stdio URL", with the token in its environment and not
+// on its command line; its Go MCP SDK client starts it and calls the
+// proxy's tool through it, progress included.
+func TestMCPBridgeOverStdio(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	opts := &Options{Stderr: &lockedWriter{w: &stderr}, MCPStdioCommand: []string{exe, helperArg, "conductor", "mcp-stdio"}}
+	p, done, _ := newRawPeer(t, []string{helper(t, "mcpproxy"), helper(t, "mcpagent", "stdio")}, opts)
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2}}`)
+	if got, want := p.read(), `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"capabilities":{"session":{"mcp":{"acp":{},"stdio":{}}}}}}`; got != want {
+		t.Fatalf("initialize: the client got\n%s\nwant\n%s", got, want)
+	}
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`)
+	var resp struct {
+		Result struct {
+			MCPServers []json.RawMessage
+			Said       string
+			Progress   int
+		}
+	}
+	line := p.read()
+	if err := json.Unmarshal([]byte(line), &resp); err != nil || len(resp.Result.MCPServers) != 1 {
+		t.Fatalf("session/new: %s (standard error: %s)", line, stderr.String())
+	}
+	var s struct {
+		Type, Name, Command string
+		Args                []string
+		Env                 []struct{ Name, Value string }
+	}
+	entry := resp.Result.MCPServers[0]
+	json.Unmarshal(entry, &s)
+	if s.Type != "stdio" || s.Name != "greeter" || s.Command != exe || len(s.Args) != 4 || s.Args[2] != "mcp-stdio" ||
+		!strings.HasPrefix(s.Args[3], "http://127.0.0.1:") || len(s.Env) != 1 || s.Env[0].Name != EnvMCPAuthorization ||
+		!strings.HasPrefix(s.Env[0].Value, "Bearer ") || strings.Contains(strings.Join(s.Args, " "), "Bearer") {
+		t.Fatalf("the proxy's server reached the agent as %s", entry)
+	}
+	if want := "hello, agent, from the proxy"; resp.Result.Said != want {
+		t.Errorf("the tool said %q to the agent, want %q (standard error: %s)", resp.Result.Said, want, stderr.String())
+	}
+	if resp.Result.Progress != 1 {
+		t.Errorf("the agent got %d progress notifications of the tool, want 1", resp.Result.Progress)
+	}
+	p.w.(io.Closer).Close()
+	<-done
 }
 
 // TestMCPBridgeKeepsBytes: only the "acp" entries of mcpServers are
@@ -192,6 +287,7 @@ func TestMCPBridgeReadsCapabilities(t *testing.T) {
 func TestMCPBridgeKeepsBytes(t *testing.T) {
 	b := newMCPBridge(&chain{opts: Options{Stderr: io.Discard}})
 	defer b.close()
+	b.initialized([]byte(`{"protocolVersion":1,"agentCapabilities":{"mcpCapabilities":{"http":true}}}`))
 	params := `{ "cwd" : "/a<b>", "mcpServers" : [ {"type":"stdio","name":"x","n":1.50} , {"type":"acp","name":"\u00e9<",` +
 		`"serverId":"s","_meta":{"big":9007199254740993}} , {"type":"acp","name":"no id"} ], "_meta":{"m":1.50} }`
 	got, changed := b.adapt("session/new", []byte(params))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 
@@ -120,8 +121,17 @@ func kindName(k jsontext.Kind) string {
 	return "a literal"
 }
 
-// parse reads one line of JSON-RPC.
+// parse reads one line of JSON-RPC: through parseCommon when it has the
+// common layout, else member by member.
 func parse(line []byte) (*message, error) {
+	if m, ok := parseCommon(line); ok {
+		return m, nil
+	}
+	return parseMembers(line)
+}
+
+// parseMembers reads one line of JSON-RPC member by member.
+func parseMembers(line []byte) (*message, error) {
 	m := &message{raw: line}
 	err := members(line, func(name string, s span) {
 		switch name {
@@ -158,6 +168,108 @@ func parse(line []byte) (*message, error) {
 		m.params = span{}
 	}
 	return m, nil
+}
+
+// parseCommon reads a line in the layout that conductors, proxies and the
+// generated connections write: {"jsonrpc":"2.0", an optional "id" in
+// decimal digits, then a "method" without escapes and optional "params", or
+// a "result", the payload an object or an array. The envelope is read from
+// its bytes and the payload checked by one pass of the decoder; it reports
+// false for any other line, which parse then reads member by member.
+func parseCommon(line []byte) (*message, bool) {
+	const version, id, method, params, result = `{"jsonrpc":"2.0",`, `"id":`, `"method":"`, `,"params":`, `"result":`
+	if !bytes.HasPrefix(line, []byte(version)) {
+		return nil, false
+	}
+	m := &message{raw: line}
+	at := len(version)
+	if bytes.HasPrefix(line[at:], []byte(id)) {
+		at += len(id)
+		n := 0
+		for at+n < len(line) && '0' <= line[at+n] && line[at+n] <= '9' {
+			n++
+		}
+		if n == 0 || n > 18 || n > 1 && line[at] == '0' || at+n == len(line) || line[at+n] != ',' {
+			return nil, false
+		}
+		m.id, at = span{at, at + n}, at+n+1
+	}
+	payload := &m.params
+	if bytes.HasPrefix(line[at:], []byte(method)) {
+		start := at + len(method) - 1
+		n := plainLength(line[start+1:])
+		if n <= 0 {
+			return nil, false
+		}
+		m.method, at = span{start, start + n + 2}, start+n+2
+		m.name = methodText(line[start+1 : start+1+n])
+		if string(line[at:]) == "}" {
+			return m, true
+		}
+		if !bytes.HasPrefix(line[at:], []byte(params)) {
+			return nil, false
+		}
+		at += len(params)
+	} else if bytes.HasPrefix(line[at:], []byte(result)) && m.id.ok() {
+		at += len(result)
+		payload = &m.result
+	} else {
+		return nil, false
+	}
+	if len(line)-at < 3 || line[len(line)-1] != '}' {
+		return nil, false
+	}
+	v := line[at : len(line)-1]
+	if v[0] != '{' && v[0] != '[' || !validValue(v) {
+		return nil, false
+	}
+	*payload = span{at, len(line) - 1}
+	return m, true
+}
+
+// plainLength returns the length of the JSON string that b continues,
+// after its opening quote, up to its closing quote, if its characters are
+// printable ASCII without escapes; otherwise -1.
+func plainLength(b []byte) int {
+	for i, c := range b {
+		switch {
+		case c == '"':
+			return i
+		case c < 0x20 || c > 0x7e || c == '\\':
+			return -1
+		}
+	}
+	return -1
+}
+
+// methodText returns the method as a string, without allocating for the
+// methods that carry most messages.
+func methodText(b []byte) string {
+	switch string(b) {
+	case "session/update":
+		return "session/update"
+	case "proxy/successor":
+		return "proxy/successor"
+	case "session/prompt":
+		return "session/prompt"
+	case "mcp/message":
+		return "mcp/message"
+	}
+	return string(b)
+}
+
+// validValue reports whether b is one JSON value and nothing more, read
+// as members reads.
+func validValue(b []byte) bool {
+	d := decoders.Get().(*decoder)
+	defer decoders.Put(d)
+	d.rd.Reset(b)
+	d.dec.Reset(&d.rd, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if err := d.dec.SkipValue(); err != nil {
+		return false
+	}
+	_, err := d.dec.ReadToken()
+	return err == io.EOF
 }
 
 // unquote returns the text of the JSON string raw.
@@ -207,20 +319,72 @@ func build(id, method, params []byte) []byte {
 	return append(b, '}')
 }
 
-var successorMethod = []byte(`"proxy/successor"`)
-
 // wrap writes the proxy/successor envelope of a request (id not nil) or
 // notification of method and params.
 func wrap(id, method, params []byte) []byte {
-	inner := make([]byte, 0, 24+len(method)+len(params))
-	inner = append(inner, `{"method":`...)
-	inner = append(inner, method...)
-	if params != nil {
-		inner = append(inner, `,"params":`...)
-		inner = append(inner, params...)
+	b := make([]byte, 0, 80+len(id)+len(method)+len(params))
+	b = append(b, `{"jsonrpc":"2.0"`...)
+	if id != nil {
+		b = append(append(b, `,"id":`...), id...)
 	}
-	inner = append(inner, '}')
-	return build(id, successorMethod, inner)
+	b = append(append(b, `,"method":"proxy/successor","params":{"method":`...), method...)
+	if params != nil {
+		b = append(append(b, `,"params":`...), params...)
+	}
+	return append(b, "}}"...)
+}
+
+// wrappedCommon reads the params of a proxy/successor envelope, part of a
+// line parse found valid, in the layout {"method":"M"} or
+// {"method":"M","params":P} with M without escapes, as wrap writes them,
+// without a decoder; ok is false for any other layout.
+func wrappedCommon(p []byte) (method, params []byte, ok bool) {
+	r, ok := bytes.CutPrefix(p, []byte(`{"method":"`))
+	if !ok {
+		return nil, nil, false
+	}
+	n := bytes.IndexByte(r, '"')
+	if n < 0 || bytes.IndexByte(r[:n], '\\') >= 0 {
+		return nil, nil, false
+	}
+	method, r = p[len(`{"method":`):len(`{"method":`)+n+2], r[n+1:]
+	if string(r) == "}" {
+		return method, nil, true
+	}
+	if r, ok = bytes.CutPrefix(r, []byte(`,"params":`)); !ok || len(r) < 2 {
+		return nil, nil, false
+	}
+	if end := valueEnd(r); end == len(r)-1 && r[end] == '}' {
+		return method, r[:end], true
+	}
+	return nil, nil, false
+}
+
+// valueEnd returns where the JSON value that valid begins with, an object
+// or an array, ends; -1 when it is another kind. valid must be valid JSON
+// text from that value on.
+func valueEnd(valid []byte) int {
+	if len(valid) == 0 || valid[0] != '{' && valid[0] != '[' {
+		return -1
+	}
+	depth := 0
+	for i := 0; i < len(valid); i++ {
+		switch valid[i] {
+		case '"':
+			for i++; i < len(valid) && valid[i] != '"'; i++ {
+				if valid[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }
 
 // unwrap returns the method and params of the message a proxy/successor
@@ -229,6 +393,12 @@ func unwrap(m *message) (method, params []byte, err error) {
 	p := m.paramsRaw()
 	if p == nil {
 		return nil, nil, errors.New("proxy/successor without params")
+	}
+	if method, params, ok := wrappedCommon(p); ok {
+		if bytes.Equal(params, []byte("null")) {
+			params = nil
+		}
+		return method, params, nil
 	}
 	err = members(p, func(name string, s span) {
 		switch name {

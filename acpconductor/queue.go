@@ -36,6 +36,24 @@ func (o *outbox) put(line []byte) {
 	o.mu.Unlock()
 }
 
+// putQuiet queues line, as put does, without waking the writer (see
+// kick); it reports whether it queued it.
+func (o *outbox) putQuiet(line []byte) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.closed {
+		o.items = append(o.items, line)
+	}
+	return !o.closed
+}
+
+// kick wakes the writer for what putQuiet queued.
+func (o *outbox) kick() {
+	o.mu.Lock()
+	o.cond.Signal()
+	o.mu.Unlock()
+}
+
 // close lets the writer end once the queue is written.
 func (o *outbox) close() {
 	o.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -18,22 +19,67 @@ const (
 )
 
 // read reads p's messages, one per line, and routes them until p's
-// output ends.
+// output ends. A line is routed from the reader's buffer (route copies
+// what it keeps), and while whole lines wait in the buffer the messages
+// routed gather in the outboxes, which are written when the reader is
+// about to read again: a system call and a wake-up of each writer for
+// many messages, none held back while the reader waits.
 func (c *chain) read(p *peer, r interface{ Read([]byte) (int, error) }) {
 	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte // a line longer than br's buffer, gathered
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, line...)
+			continue
+		}
+		if long != nil {
+			line, long = append(long, line...), nil
+		}
+		p.batching = lineBuffered(br)
 		if line = bytes.TrimRight(line, "\r\n"); len(bytes.TrimSpace(line)) > 0 {
 			if p.logIn != nil {
 				p.logIn(line)
 			}
 			c.route(p, line)
 		}
+		if !p.batching {
+			p.kick()
+		}
 		if err != nil {
 			c.readEnded(p)
 			return
 		}
 	}
+}
+
+// lineBuffered reports whether br holds a whole line.
+func lineBuffered(br *bufio.Reader) bool {
+	b, _ := br.Peek(br.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
+}
+
+// put queues line for o's writer, waking it now, or, while from's reader
+// routes the lines it has buffered, when that reader is about to read
+// again (from may be nil).
+func (from *peer) put(o *outbox, line []byte) {
+	if from == nil || !from.batching {
+		o.put(line)
+		return
+	}
+	if o.putQuiet(line) && !slices.Contains(from.touched, o) {
+		from.touched = append(from.touched, o)
+	}
+}
+
+// kick wakes the writers of the outboxes that the lines p's reader routed
+// went to.
+func (p *peer) kick() {
+	for i, o := range p.touched {
+		o.kick()
+		p.touched[i] = nil
+	}
+	p.touched = p.touched[:0]
 }
 
 // readEnded ends the chain: the peer upstream ended its messages, or a
@@ -194,7 +240,7 @@ func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, pa
 		params, adapted = c.mcp.adapt(name, params)
 	}
 	if wrapped {
-		dst.out.put(wrap(id, method, params))
+		from.put(dst.out, wrap(id, method, params))
 		return
 	}
 	renamed := false
@@ -204,7 +250,7 @@ func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, pa
 		}
 	}
 	if !asIs {
-		dst.out.put(build(id, method, params))
+		from.put(dst.out, build(id, method, params))
 		return
 	}
 	var spans []span
@@ -219,7 +265,7 @@ func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, pa
 		spans, values = append(spans, m.params), append(values, params)
 	}
 	sortSpans(spans, values)
-	dst.out.put(splice(m.raw, spans, values))
+	from.put(dst.out, splice(m.raw, spans, values))
 }
 
 // sortSpans sorts spans, and values with them, by where they start.
@@ -252,6 +298,8 @@ func (c *chain) answer(p *peer, m *message) {
 	}
 	delete(p.pending, n)
 	if o.reply != nil {
+		// The line is the reader's buffer: the bridge gets a copy.
+		m.raw = bytes.Clone(m.raw)
 		o.reply <- m
 		return
 	}
@@ -264,7 +312,7 @@ func (c *chain) answer(p *peer, m *message) {
 			sortSpans(spans, values)
 		}
 	}
-	o.from.out.put(splice(m.raw, spans, values))
+	p.put(o.from.out, splice(m.raw, spans, values))
 }
 
 // cancel forwards p's $/cancel_request to where the request it names

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/generated/acpv1"
+	"github.com/acpgen/acpgen/internal/cputime"
 )
 
 // A hop of a proxy chain against a direct pipe: a client prompts, the
@@ -220,8 +221,9 @@ func hopAgentLines(r io.Reader, up *lockedWriter) {
 
 // BenchmarkHop runs the same prompts, each answered by hopUpdates updates,
 // directly and through a hop, in turns of hopBatch prompts, and reports
-// each one's updates per second, p99 prompt latency and allocations per
-// update, and the hop's throughput as a share of the direct pipe's.
+// each one's updates per second, p99 prompt latency, allocations and CPU
+// time (the whole process's, on every core) per update, and the hop's
+// throughput as a share of the direct pipe's.
 func BenchmarkHop(b *testing.B) {
 	const hopBatch = 20
 	setups := [2]*hopSetup{newHopSetup(b, false), newHopSetup(b, true)}
@@ -229,6 +231,7 @@ func BenchmarkHop(b *testing.B) {
 	defer setups[1].close()
 	var (
 		elapsed [2]time.Duration
+		cpu     [2]time.Duration
 		mallocs [2]uint64
 		lat     [2][]time.Duration
 		ms      runtime.MemStats
@@ -240,7 +243,7 @@ func BenchmarkHop(b *testing.B) {
 		for k, s := range setups {
 			runtime.ReadMemStats(&ms)
 			before := ms.Mallocs
-			start := time.Now()
+			start, cpuStart := time.Now(), cputime.Process()
 			for range hopBatch {
 				s.count.reset()
 				t := time.Now()
@@ -252,6 +255,7 @@ func BenchmarkHop(b *testing.B) {
 				lat[k] = append(lat[k], time.Since(t))
 			}
 			elapsed[k] += time.Since(start)
+			cpu[k] += cputime.Process() - cpuStart
 			runtime.ReadMemStats(&ms)
 			mallocs[k] += ms.Mallocs - before
 		}
@@ -266,6 +270,7 @@ func BenchmarkHop(b *testing.B) {
 		b.ReportMetric(rate[k], names[k]+"-updates/s")
 		b.ReportMetric(float64(lat[k][n*99/100].Microseconds()), names[k]+"-p99-µs/prompt")
 		b.ReportMetric(float64(mallocs[k])/float64(n*hopUpdates), names[k]+"-allocs/update")
+		b.ReportMetric(float64(cpu[k].Nanoseconds())/float64(n*hopUpdates), names[k]+"-cpu-ns/update")
 	}
 	b.ReportMetric(rate[1]/rate[0], "hop/direct")
 }

@@ -85,6 +85,7 @@ var Runtimes = []Runtime{
 	{Name: "conn_drops.go", Dir: "conn", When: WithConn},
 	{Name: "proxy.go", Dir: "conn", When: WithConn},
 	{Name: "proxy_route.go", Dir: "conn", When: WithConn},
+	{Name: "proxy_parse.go", Dir: "conn", When: WithConn},
 	{Name: "proxy_message.go", Dir: "conn", When: WithConn},
 	{Name: "proxy_write.go", Dir: "conn", When: WithConn},
 	{Name: "session.go", Dir: "session", When: WithSessions},

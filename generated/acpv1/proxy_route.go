@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"strconv"
 )
 
@@ -18,78 +17,12 @@ import (
 // request it answers, a wrapped message from the successor on to the
 // client, anything else from the client on to the successor.
 
-// proxyEnvelope is one JSON-RPC message as read by a proxy: each member a
-// slice of the line.
-type proxyEnvelope struct {
-	id, params, result, err []byte
-	method                  string
-	hasMethod               bool
-}
-
-// parseEnvelope reads the members of a message, checking that the line is
-// one JSON object.
-func parseEnvelope(line []byte) (e proxyEnvelope, err error) {
-	err = withDecoder(line, func(d *decoder) error {
-		if d.PeekKind() != '{' {
-			if err := d.SkipValue(); err != nil {
-				return errLineParse
-			}
-			return errLineNotObject
-		}
-		if _, err := d.ReadToken(); err != nil {
-			return errLineParse
-		}
-		for d.PeekKind() != '}' {
-			name, err := d.readName()
-			if err != nil {
-				return errLineParse
-			}
-			v, err := d.ReadValue()
-			if err != nil {
-				return errLineParse
-			}
-			end := int(d.InputOffset())
-			v = line[end-len(v) : end]
-			switch string(name) {
-			case "id":
-				e.id = v
-			case "method":
-				if v[0] != '"' {
-					return errLineBadMethod
-				}
-				s, err := unquote(v)
-				if err != nil {
-					return errLineParse
-				}
-				e.method, e.hasMethod = methodName(s), true
-			case "params":
-				e.params = v
-			case "result":
-				e.result = v
-			case "error":
-				e.err = v
-			}
-		}
-		if _, err := d.ReadToken(); err != nil {
-			return errLineParse
-		}
-		if _, err := d.ReadToken(); err != io.EOF {
-			return errLineParse
-		}
-		return nil
-	})
-	if e.id != nil && !validID(e.id) {
-		return e, errors.New("the id is neither a number nor a string")
-	}
-	return e, err
-}
-
 // line routes one line from the conductor.
 func (p *Proxy) line(line []byte) {
 	if len(line) == 0 || len(line) == 1 && line[0] == '\r' {
 		return
 	}
-	e, err := parseEnvelope(line)
+	e, err := parseProxyLine(line)
 	switch {
 	case err == errLineParse:
 		p.writeError("", NewParseError())
@@ -126,17 +59,22 @@ func (p *Proxy) line(line []byte) {
 
 // unwrap routes a message from the successor, which the conductor wraps.
 func (p *Proxy) unwrap(e *proxyEnvelope) {
-	var inner proxyEnvelope
-	_ = forMembers(e.params, func(name, v []byte) {
-		switch string(name) {
-		case "method":
-			if s, err := unquote(v); err == nil && v[0] == '"' {
-				inner.method, inner.hasMethod = methodName(s), true
+	inner := e.inner
+	if !e.unwrapped {
+		_ = forMembers(e.params, func(name, v []byte) {
+			switch string(name) {
+			case "method":
+				if v[0] != '"' {
+					return // unquote takes a string only
+				}
+				if s, err := unquote(v); err == nil {
+					inner.method, inner.hasMethod = methodName(s), true
+				}
+			case "params":
+				inner.params = v
 			}
-		case "params":
-			inner.params = v
-		}
-	})
+		})
+	}
 	if !inner.hasMethod || inner.method == "" {
 		if e.id != nil {
 			p.writeError(string(e.id), NewInvalidParamsError(map[string]string{"details": "the envelope lacks the method of the message it wraps"}))

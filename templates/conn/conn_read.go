@@ -81,6 +81,7 @@ type lineReader struct {
 	start, end int     // the bytes read and not yet handed out
 	max        int     // the longest line
 	long       bool    // the last line was a large one
+	busy       bool    // the last read filled the room it had: more input is likely waiting
 	skipping   bool    // the rest of a line too long is still to be read past
 	err        error
 	parking    atomic.Int32 // readerActive, readerParked or readerWoken
@@ -137,7 +138,7 @@ func (lr *lineReader) next(reading, over *atomic.Bool) (line []byte, tooLong boo
 			return nil, false, err
 		}
 	}
-	if lr.pooled != nil && lr.start == lr.end || !lr.long && len(lr.buf) > pooledLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
+	if lr.pooled != nil && lr.start == lr.end && !lr.busy || !lr.long && len(lr.buf) > pooledLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
 		lr.shrink()
 	}
 	scan := lr.start
@@ -191,11 +192,18 @@ func (lr *lineReader) release() {
 // room makes room at the end of the buffer: it moves the unread bytes to
 // its start, or grows it, up to a line of max bytes and its newline.
 func (lr *lineReader) room() {
+	if lr.start == lr.end {
+		lr.start, lr.end = 0, 0
+	}
 	if lr.end < len(lr.buf) {
 		return
 	}
 	n := lr.end - lr.start
-	if lr.start > 0 && n < len(lr.buf)/2 {
+	// While input keeps coming (the last read filled the buffer), the
+	// small buffer grows to a pooled one instead of making room, so that
+	// each read takes many lines.
+	grow := lr.busy && len(lr.buf) < pooledLineBuffer
+	if lr.start > 0 && n < len(lr.buf)/2 && !grow {
 		copy(lr.buf, lr.buf[lr.start:lr.end])
 		lr.start, lr.end = 0, n
 		return
@@ -236,10 +244,12 @@ func (lr *lineReader) fill(reading, over *atomic.Bool) error {
 	} else {
 		var parked bool
 		if n, parked, err = lr.parker.ReadOrPark(lr.buf[lr.end:], lr.resume); parked {
+			lr.busy = false
 			return lr.park()
 		}
 	}
 	lr.end += n
+	lr.busy = n > 0 && lr.end == len(lr.buf)
 	if err != nil {
 		lr.err = err
 	}

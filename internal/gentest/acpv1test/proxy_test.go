@@ -196,6 +196,17 @@ func TestProxyRefusesAPlainInitialize(t *testing.T) {
 	if got := d.recv(); !strings.Contains(got, `"id":null`) || !strings.Contains(got, `-32700`) {
 		t.Fatalf("a line that is not JSON was answered %s", got)
 	}
+	// An envelope whose method is not a string, in the common layout and
+	// not, is refused, not a panic.
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":2,"method":"proxy/successor","params":{"method":1}}`,
+		`{"jsonrpc":"2.0", "id":2,"method":"proxy/successor","params":{"params":{},"method":1}}`,
+	} {
+		d.send(line)
+		if got := d.recv(); !strings.Contains(got, `"id":2,`) || !strings.Contains(got, `-32602`) {
+			t.Fatalf("%s was answered %s", line, got)
+		}
+	}
 }
 
 // injectPrompt puts a text block first in each session/prompt.
