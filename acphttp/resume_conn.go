@@ -90,7 +90,7 @@ func (r *resumeConn) observeOut(m *message, msg []byte) {
 		r.noteSession(*m.paramsSession)
 	}
 	switch {
-	case m.method == "session/update" && m.paramsSession != nil && bytes.Contains(msg, []byte(`"state_update"`)):
+	case !r.v1 && m.method == "session/update" && m.paramsSession != nil && bytes.Contains(msg, []byte(`"state_update"`)):
 		if u := stateUpdate(msg); u != nil {
 			if r.states == nil {
 				r.states = map[string][]byte{}

@@ -141,7 +141,7 @@ func (c *conn) acquireResumable(session, cursor string, detach func()) (*mailbox
 	}
 	start := ""
 	if cursor == "" {
-		start = mb.log.cursor(mb.log.base + uint64(len(mb.log.sent)) - 1)
+		start = mb.log.cursor(mb.log.base + uint64(mb.log.sent.len()) - 1)
 	}
 	gen, reason := c.resumeLocked(mb, session, cursor, sessions)
 	if reason != "" {

@@ -1,0 +1,44 @@
+package acphttp
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// TestRing checks the ring of a stream's sent messages against a slice
+// doing the same: pushes up to its limit, drops of the oldest, and
+// truncations, in a seeded random order.
+func TestRing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, limit := range []int{1, 3, 8, 13, 100} {
+		var r ring
+		var want []string
+		n := 0
+		for step := range 2000 {
+			switch op := rng.IntN(10); {
+			case op < 7 && len(want) < limit:
+				n++
+				msg := strconv.Itoa(n)
+				r.push(retained{msg: []byte(msg)}, limit)
+				want = append(want, msg)
+			case op < 9 && len(want) > 0:
+				k := rng.IntN(len(want)) + 1
+				r.dropFront(k)
+				want = want[k:]
+			case len(want) > 0:
+				k := rng.IntN(len(want))
+				r.truncate(k)
+				want = want[:k]
+			}
+			var got []string
+			for i := range r.len() {
+				got = append(got, string(r.at(i).msg))
+			}
+			if !slices.Equal(got, want) || len(r.buf) > limit {
+				t.Fatalf("limit %d, step %d: %q (buffer %d), want %q", limit, step, got, len(r.buf), want)
+			}
+		}
+	}
+}
