@@ -195,11 +195,19 @@ func (c *conn) enqueueLocked(mb *mailbox, msg []byte, m *message) {
 	} else {
 		msg = bytes.Clone(msg)
 	}
+	if mb.queue == nil {
+		// A drained queue lets its array go; a new one starts with room for
+		// a batch, rather than growing to it by doubling.
+		mb.queue = make([][]byte, 0, queueStart)
+	}
 	mb.queue = append(mb.queue, msg)
 	c.buffered += len(msg)
 	c.broadcastLocked()
 	mb.kickLocked()
 }
+
+// queueStart is the room a stream's queue starts with.
+const queueStart = 16
 
 // streamLocked returns the stream of session route ("" for the connection
 // stream), creating a session stream that buffers until a receiver comes.
