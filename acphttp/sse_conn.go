@@ -9,16 +9,18 @@ import (
 	"time"
 )
 
-// An SSE stream over HTTP/1.1 is served on the connection it takes over
-// from net/http (http.Hijacker): the handler returns once the response's
-// head is written, and with it the handler's goroutine, net/http's
-// goroutine that watches the connection while a handler runs, and the
-// connection's read and write buffers (10 KiB) go. What is left of an idle
-// stream is what waits for the client to close the connection, which
-// holds no goroutine while the client sends nothing (see parkedSock), and
-// its events are written by a goroutine that runs only while there is
-// something to write. The body is chunked, as net/http writes it: a stream that ends cleanly ends with the last chunk, and one
-// aborted (its connection broke a limit) without it.
+// An SSE stream over HTTP/1.1, resumable or not, is served on the
+// connection it takes over from net/http (http.Hijacker): the handler
+// returns once the response's head is written, and with it the handler's
+// goroutine, net/http's goroutine that watches the connection while a
+// handler runs, and the connection's read and write buffers (10 KiB) go.
+// What is left of an idle stream is what waits for the client to close
+// the connection, which holds no goroutine while the client sends nothing
+// (see parkedSock), and its events are written by a goroutine that runs
+// only while there is something to write. The body is chunked, as
+// net/http writes it: a stream that ends cleanly ends with the last chunk,
+// and one aborted (its connection broke a limit) without it. A resumable
+// stream that another receiver resumes ends cleanly.
 
 // hijackStream takes over the connection of the SSE response w and
 // writes the head of the response with w's headers. It reports false,
