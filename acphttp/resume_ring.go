@@ -32,7 +32,7 @@ func (r *ring) at(i int) *retained {
 // push keeps x after the others, growing r up to limit messages.
 func (r *ring) push(x retained, limit int) {
 	if r.n == len(r.buf) {
-		size := min(max(2*len(r.buf), 8), limit)
+		size := min(max(2*len(r.buf), 2), limit)
 		if size <= r.n {
 			size = r.n + 1
 		}
