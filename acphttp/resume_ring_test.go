@@ -1,10 +1,12 @@
 package acphttp
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // TestRing checks the ring of a stream's sent messages against a slice
@@ -40,5 +42,38 @@ func TestRing(t *testing.T) {
 				t.Fatalf("limit %d, step %d: %q (buffer %d), want %q", limit, step, got, len(r.buf), want)
 			}
 		}
+	}
+}
+
+// BenchmarkKeep measures what a resumable stream does with each message of
+// the agent, against a plain stream: "plain" copies the message, as a
+// plain Streamable HTTP stream queues it; "resumable" stamps it with its
+// cursor (a copy too) and keeps it in the stream's ring, at the default
+// retention, as a JSON text (WebSocket) or an SSE event.
+func BenchmarkKeep(b *testing.B) {
+	msg := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"bench_1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"chunk"}}}}`)
+	m := message{hasMethod: true}
+	r := Resumable{}.withDefaults()
+	now := time.Now()
+	b.Run("plain", func(b *testing.B) {
+		b.ReportAllocs()
+		var kept []byte
+		for b.Loop() {
+			kept = bytes.Clone(msg)
+		}
+		_ = kept
+	})
+	for _, framed := range []bool{false, true} {
+		name := "resumable/ws"
+		if framed {
+			name = "resumable/sse"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			l := newStreamLog(framed)
+			for b.Loop() {
+				l.retain(l.stamp(msg, &m), &r, now)
+			}
+		})
 	}
 }
