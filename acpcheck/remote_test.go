@@ -252,7 +252,9 @@ func TestPlantedResumeFaults(t *testing.T) {
 }
 
 // noComments is a ResponseWriter that drops the SSE comments written to
-// it: a server without keep-alives.
+// it: a server without keep-alives. It has no Unwrap, so that acphttp
+// cannot take the connection over from under it, and writes its streams
+// through it.
 type noComments struct{ http.ResponseWriter }
 
 func (w noComments) Write(b []byte) (int, error) {
@@ -261,8 +263,6 @@ func (w noComments) Write(b []byte) (int, error) {
 	}
 	return w.ResponseWriter.Write(b)
 }
-
-func (w noComments) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w noComments) Flush() { http.NewResponseController(w.ResponseWriter).Flush() }
 

@@ -155,7 +155,11 @@ func (h *httpClient) readSSE(ctx context.Context, id, session string, opened fun
 		}
 		cursor := ""
 		if events.idSeen {
-			if cursor = events.id; st.seen(cursor) {
+			if h.rc != nil {
+				// Only a transport that resumes keeps the cursors.
+				cursor = events.id
+			}
+			if st.seen(cursor) {
 				continue // given twice
 			}
 			if len(data) == 0 {

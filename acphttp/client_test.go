@@ -148,9 +148,17 @@ func TestCookiesAndHeaders(t *testing.T) {
 
 // TestH2C runs a connection over cleartext HTTP/2, the server's Protocols
 // allowing it and the client's transport speaking only it, then one over
-// WebSocket on the same server.
+// WebSocket on the same server; with resumable streams too, whose SSE
+// streams net/http serves over HTTP/2.
 func TestH2C(t *testing.T) {
-	s := acphttp.NewServer(connectEcho, nil)
+	t.Run("plain", func(t *testing.T) { testH2C(t, nil) })
+	t.Run("resumable", func(t *testing.T) {
+		testH2C(t, &acphttp.Options{Resumable: &acphttp.Resumable{}})
+	})
+}
+
+func testH2C(t *testing.T, opts *acphttp.Options) {
+	s := acphttp.NewServer(connectEcho, opts)
 	g := &gate{next: s}
 	var protocols http.Protocols
 	protocols.SetHTTP1(true)

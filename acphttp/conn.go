@@ -102,7 +102,7 @@ func (c *conn) Write(p []byte) (int, error) {
 		return 0, ErrClosed
 	}
 	fits, _ := c.lines.split(p, c.limits.MaxMessageBytes, func(line []byte) error {
-		c.outboundLocked(bytes.Clone(line))
+		c.outboundLocked(line)
 		return nil
 	})
 	if !fits {
@@ -123,7 +123,8 @@ func (c *conn) Write(p []byte) (int, error) {
 // outboundLocked routes one message of the agent to its stream, as the
 // TypeScript SDK does: a response to the stream of the request it
 // answers, a request or notification to the stream of the session in its
-// params, anything else to the connection stream.
+// params, anything else to the connection stream. msg is not kept: what
+// keeps it keeps a copy (a resumable stream's, stamped with its cursor).
 func (c *conn) outboundLocked(msg []byte) {
 	if c.closed || c.initFailed {
 		return
@@ -138,7 +139,9 @@ func (c *conn) outboundLocked(msg []byte) {
 			return
 		}
 		if c.rs != nil {
-			msg = c.rs.initialized(msg)
+			msg = c.rs.initialized(msg) // a copy
+		} else {
+			msg = bytes.Clone(msg)
 		}
 		c.initial <- msg
 		if c.rs != nil && c.ws {
@@ -183,18 +186,28 @@ func (c *conn) outboundLocked(msg []byte) {
 	c.enqueueLocked(mb, msg, &m)
 }
 
-// enqueueLocked queues msg, whose members are m, on mb, numbered when mb
-// is resumable.
+// enqueueLocked queues a copy of msg, whose members are m, on mb,
+// numbered when mb is resumable.
 func (c *conn) enqueueLocked(mb *mailbox, msg []byte, m *message) {
 	if mb.log != nil {
 		c.rs.observeOut(m, msg)
-		msg = mb.log.stamp(msg, m)
+		msg = mb.log.stamp(msg, m) // a copy
+	} else {
+		msg = bytes.Clone(msg)
+	}
+	if mb.queue == nil {
+		// A drained queue lets its array go; a new one starts with room for
+		// a batch, rather than growing to it by doubling.
+		mb.queue = make([][]byte, 0, queueStart)
 	}
 	mb.queue = append(mb.queue, msg)
 	c.buffered += len(msg)
 	c.broadcastLocked()
 	mb.kickLocked()
 }
+
+// queueStart is the room a stream's queue starts with.
+const queueStart = 16
 
 // streamLocked returns the stream of session route ("" for the connection
 // stream), creating a session stream that buffers until a receiver comes.

@@ -14,9 +14,9 @@ import (
 )
 
 // serverReaders counts the goroutines of the test process that read for
-// an acphttp server: a WebSocket's reader, the agent's reader over
-// Streamable HTTP, and what waits for the client to close an SSE stream;
-// and the poller's goroutine.
+// an acphttp server: a WebSocket's reader (plain or resumable), the
+// agent's reader, what waits for the client to close an SSE stream, and
+// an SSE stream served by net/http; and the poller's goroutine.
 func serverReaders(t *testing.T) (readers, pollers int) {
 	t.Helper()
 	var buf bytes.Buffer
@@ -29,7 +29,9 @@ func serverReaders(t *testing.T) (readers, pollers int) {
 			pollers++
 		case strings.Contains(g, "acphttp.(*wsSocket).Read"),
 			strings.Contains(g, "acphttp.(*inbox).Read"),
-			strings.Contains(g, "acphttp.(*sockStream).watch"):
+			strings.Contains(g, "acphttp.(*sockStream).watch"),
+			strings.Contains(g, "acphttp.(*rsock).read"),
+			strings.Contains(g, "acphttp.(*conn).streamAs"):
 			readers++
 		}
 	}
@@ -37,17 +39,21 @@ func serverReaders(t *testing.T) (readers, pollers int) {
 }
 
 // TestIdleConnectionsPark checks that idle connections hold no reading
-// goroutine over either profile: their readers park, one poller
-// goroutine waits for them all, each wakes when its client sends, and
-// the poller ends with the last socket.
+// goroutine over either profile, with resumable streams or without: their
+// readers park, one poller goroutine waits for them all, each wakes when
+// its client sends, and the poller ends with the last socket.
 func TestIdleConnectionsPark(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("readers park on Linux only, where acphttp waits in epoll")
 	}
 	const clients = 8
-	for _, profile := range []string{"ws", "http"} {
+	for _, profile := range []string{"ws", "http", "ws-resumable", "http-resumable"} {
 		t.Run(profile, func(t *testing.T) {
-			s, url := serve(t, nil)
+			var opts *acphttp.Options
+			if p, ok := strings.CutSuffix(profile, "-resumable"); ok {
+				profile, opts = p, &acphttp.Options{Resumable: &acphttp.Resumable{}}
+			}
+			s, url := serve(t, opts)
 			url = profileURL(url, profile)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()

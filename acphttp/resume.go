@@ -101,18 +101,12 @@ const (
 // another connection's or another process's by the tag.
 type streamLog struct {
 	tag  string
-	next uint64     // the number of the next message
-	base uint64     // the number of sent[0]
-	sent []retained // the messages sent, oldest first
+	next uint64 // the number of the next message
+	base uint64 // the number of the oldest message sent
+	sent ring   // the messages sent, oldest first
 	// framed: the messages are SSE events (id and data lines); otherwise
 	// JSON texts, for a WebSocket.
 	framed bool
-}
-
-// retained is a message sent and kept.
-type retained struct {
-	at  time.Time
-	msg []byte
 }
 
 func newStreamLog(framed bool) *streamLog {
@@ -228,28 +222,28 @@ func plainMetaPlace(msg []byte, where string) (at int, ok bool) {
 
 // retain keeps msg, just sent, dropping what is past the retention.
 func (l *streamLog) retain(msg []byte, r *Resumable, now time.Time) {
-	l.sent = append(l.sent, retained{now, msg})
+	if over := l.sent.len() + 1 - r.RetentionMessages; over > 0 {
+		l.sent.dropFront(over)
+		l.base += uint64(over)
+	}
+	l.sent.push(retained{now, msg}, r.RetentionMessages)
 	l.evict(r, now)
 }
 
 // evict drops the sent messages past the retention.
 func (l *streamLog) evict(r *Resumable, now time.Time) {
 	drop := 0
-	if over := len(l.sent) - r.RetentionMessages; over > 0 {
+	if over := l.sent.len() - r.RetentionMessages; over > 0 {
 		drop = over
 	}
-	for drop < len(l.sent) && now.Sub(l.sent[drop].at) > r.RetentionAge {
+	for drop < l.sent.len() && now.Sub(l.sent.at(drop).at) > r.RetentionAge {
 		drop++
 	}
 	if drop == 0 {
 		return
 	}
-	clear(l.sent[:drop])
-	l.sent = l.sent[drop:]
+	l.sent.dropFront(drop)
 	l.base += uint64(drop)
-	if len(l.sent) == 0 {
-		l.sent = nil
-	}
 }
 
 // position returns the number in cursor, or the reason it is refused:
@@ -274,19 +268,19 @@ func (l *streamLog) position(cursor string, r *Resumable, now time.Time) (uint64
 // head of queue, and returns the queue and the bytes put back.
 func (l *streamLog) rewind(n uint64, queue [][]byte) ([][]byte, int) {
 	k := int(n + 1 - l.base)
-	if k >= len(l.sent) {
+	if k >= l.sent.len() {
 		// Nothing sent after n; what is queued may start at or before it
 		// only if the client had it, which it cannot have.
 		return queue, 0
 	}
-	back := make([][]byte, 0, len(l.sent)-k+len(queue))
+	back := make([][]byte, 0, l.sent.len()-k+len(queue))
 	size := 0
-	for _, r := range l.sent[k:] {
-		back = append(back, r.msg)
-		size += len(r.msg)
+	for i := k; i < l.sent.len(); i++ {
+		msg := l.sent.at(i).msg
+		back = append(back, msg)
+		size += len(msg)
 	}
-	clear(l.sent[k:])
-	l.sent = l.sent[:k]
+	l.sent.truncate(k)
 	return append(back, queue...), size
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -37,10 +36,10 @@ type resumeConn struct {
 	sock  *rsock      // the WebSocket receiving the stream, over WebSocket
 	v1    bool        // the agent answered initialize with protocol version 1
 
-	seen      map[string]struct{} // the ids of the client's requests delivered
-	seenOrder []string            // in order, to forget the oldest
+	seen      keySet   // the ids of the client's requests delivered
+	seenOrder []string // in order, to forget the oldest
 
-	sessions map[string]bool   // the sessions the agent has spoken of
+	sessions keySet            // the sessions the agent has spoken of
 	states   map[string][]byte // session → its last v2 state_update
 	prompts  map[string][]byte // session → the id of its v1 session/prompt in flight
 	asks     map[string]string // agent request id → its session, while unanswered
@@ -90,7 +89,7 @@ func (r *resumeConn) observeOut(m *message, msg []byte) {
 		r.noteSession(*m.paramsSession)
 	}
 	switch {
-	case m.method == "session/update" && m.paramsSession != nil && bytes.Contains(msg, []byte(`"state_update"`)):
+	case !r.v1 && m.method == "session/update" && m.paramsSession != nil && bytes.Contains(msg, []byte(`"state_update"`)):
 		if u := stateUpdate(msg); u != nil {
 			if r.states == nil {
 				r.states = map[string][]byte{}
@@ -129,16 +128,13 @@ func (c *conn) admit(m *message) bool {
 	switch {
 	case m.isRequest():
 		key := m.idKey()
-		if _, dup := r.seen[key]; dup {
+		if r.seen.has(key) {
 			return false
 		}
-		if r.seen == nil {
-			r.seen = map[string]struct{}{}
-		}
-		r.seen[key] = struct{}{}
+		r.seen.add(key)
 		r.seenOrder = append(r.seenOrder, key)
 		if len(r.seenOrder) > maxSeen {
-			delete(r.seen, r.seenOrder[0])
+			r.seen.remove(r.seenOrder[0])
 			r.seenOrder = r.seenOrder[1:]
 		}
 		if m.method == "session/prompt" && m.paramsSession != nil {
@@ -317,24 +313,16 @@ func topMember(obj []byte, name string) []byte {
 // noteSession notes a session the agent has spoken of: after a WebSocket
 // resumes, the client learns the state of each.
 func (r *resumeConn) noteSession(session string) {
-	if session == "" || r.sessions[session] {
+	if session == "" || r.sessions.has(session) {
 		return
 	}
-	if r.sessions == nil {
-		r.sessions = map[string]bool{}
-	}
-	r.sessions[session] = true
+	r.sessions.add(session)
 }
 
 // knownSessionsLocked returns the sessions the agent has spoken of, in
 // order; c.mu is held.
 func (c *conn) knownSessionsLocked() []string {
-	out := make([]string, 0, len(c.rs.sessions))
-	for s := range c.rs.sessions {
-		out = append(out, s)
-	}
-	slices.Sort(out)
-	return out
+	return c.rs.sessions.keys()
 }
 
 // keepAlive returns the interval of the keep-alives of c's streams.

@@ -16,8 +16,11 @@ const HeaderLastEventID = "Last-Event-ID"
 // streams: as serveGet, but every event has the id of its cursor, a GET
 // with Last-Event-ID resumes the stream after that cursor (taking it from
 // a receiver that still holds it), and one whose cursor the stream cannot
-// resume from is refused with 409 and the reason. The stream is served by
-// net/http, whose request context a resume cancels.
+// resume from is refused with 409 and the reason. Over HTTP/1.1 the
+// stream is served on the connection taken over from net/http, as a plain
+// one is, and a resume ends it by closing its response (see
+// sockStream.takenOverLocked); otherwise net/http serves it, and a resume
+// cancels its request.
 func (s *Server) serveResumableGet(w http.ResponseWriter, r *http.Request) {
 	if !strings.Contains(strings.ToLower(r.Header.Get("Accept")), mimeEventStream) {
 		textResponse(w, http.StatusNotAcceptable, "Not Acceptable")
@@ -27,29 +30,48 @@ func (s *Server) serveResumableGet(w http.ResponseWriter, r *http.Request) {
 	if c == nil {
 		return
 	}
-	defer s.wg.Done()
 	session := r.Header.Get(HeaderSessionID)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	mb, gen, start, refusal := c.acquireResumable(session, r.Header.Get(HeaderLastEventID), cancel)
+	st := &sockStream{c: c, session: session, resumable: true}
+	detach := func() {
+		// Whichever serves the stream ends: the hijacked connection's
+		// writer, or the handler through its request's context.
+		cancel()
+		st.takenOverLocked()
+	}
+	mb, gen, start, refusal := c.acquireResumable(session, r.Header.Get(HeaderLastEventID), detach)
 	if mb == nil {
 		refusal.write(w)
+		s.wg.Done()
 		return
 	}
-	defer c.releaseResumable(session, mb, gen)
 	h := w.Header()
 	h.Set("Content-Type", mimeEventStream)
 	h.Set("Cache-Control", "no-cache")
+	var first []byte
+	if start != "" {
+		// The stream's position: a client that loses the stream before its
+		// first event resumes from here.
+		first = []byte("id: " + start + "\n\n")
+	}
+	if r.ProtoMajor == 1 && r.ProtoAtLeast(1, 1) {
+		if netc, ok := hijackStreamWith(w, s.limits.MaxOutputStall, first); ok {
+			st.mb, st.gen = mb, gen
+			go st.serve(netc) // its watch counts in s.wg till it ends
+			return
+		}
+	}
+	defer s.wg.Done()
+	defer c.releaseResumable(session, mb, gen)
 	if r.ProtoMajor == 1 {
 		h.Set("Connection", "keep-alive")
 	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(s.limits.MaxOutputStall))
 	w.WriteHeader(http.StatusOK)
-	if start != "" {
-		// The stream's position: a client that loses the stream before its
-		// first event resumes from here.
-		_, _ = w.Write([]byte("id: " + start + "\n\n"))
+	if first != nil {
+		_, _ = w.Write(first)
 	}
 	if rc.Flush() != nil {
 		return
@@ -119,7 +141,7 @@ func (c *conn) acquireResumable(session, cursor string, detach func()) (*mailbox
 	}
 	start := ""
 	if cursor == "" {
-		start = mb.log.cursor(mb.log.base + uint64(len(mb.log.sent)) - 1)
+		start = mb.log.cursor(mb.log.base + uint64(mb.log.sent.len()) - 1)
 	}
 	gen, reason := c.resumeLocked(mb, session, cursor, sessions)
 	if reason != "" {

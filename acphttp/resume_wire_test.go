@@ -179,12 +179,23 @@ func TestResumeWireHTTP(t *testing.T) {
 	}
 
 	// Resume after the second chunk: the rest again, identical, then the
-	// turn's state; twice, the second taking the stream over.
+	// turn's state; twice, the second taking the stream over, which ends
+	// the first's response cleanly (its last chunk).
+	var taken *rawStream
 	for round := range 2 {
 		resp, s := openRaw(t, url, conn, sid, sent[1].id)
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("round %d: resume answered %d", round, resp.StatusCode)
 		}
+		if !resp.Close || len(resp.TransferEncoding) != 1 {
+			t.Errorf("round %d: Close %v, Transfer-Encoding %q: not served on its own connection", round, resp.Close, resp.TransferEncoding)
+		}
+		if taken != nil {
+			if rest, err := io.ReadAll(taken.br); err != nil || strings.Contains(string(rest), "data:") {
+				t.Errorf("the stream taken over: %q, %v, want a clean end", rest, err)
+			}
+		}
+		taken = s
 		for _, want := range sent[2:] {
 			if got := s.next(t); got != want {
 				t.Fatalf("round %d: replayed %+v, want %+v", round, got, want)

@@ -100,6 +100,7 @@ func (s *Server) resumeWS(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	if err != nil {
 		k.closeWith(ws.StatusProtocolError, "First message must be stream/resume")
+		_ = netc.Close()
 		return
 	}
 	c.mu.Lock()
@@ -112,6 +113,7 @@ func (s *Server) resumeWS(w http.ResponseWriter, r *http.Request, id string) {
 		b := append([]byte(`{"jsonrpc":"2.0","method":"`+methodStreamResumeFailed+`","params":`), resumeFailure(reason, cursor)...)
 		_ = k.sendFrame(ws.NewTextFrame(append(b, '}')))
 		k.closeWith(ws.StatusPolicyViolation, "Resume refused: "+reason)
+		_ = netc.Close()
 		return
 	}
 	k.start(gen, false)
@@ -135,19 +137,24 @@ func resumeCursor(data []byte) (string, error) {
 
 // rsock is one WebSocket of a connection with resumable streams: a reader
 // that hands the client's messages to the agent, and a writer that takes
-// the connection's stream; both end with the socket.
+// the connection's stream; both end with the socket. The reader parks
+// while the client sends nothing, as a plain WebSocket's does (see
+// parkedSock): an idle socket holds no goroutine.
 type rsock struct {
-	c      *conn
-	netc   net.Conn
-	in     wsutil.Reader
-	ctx    context.Context // ends with the socket (see kill)
-	cancel context.CancelFunc
-	wmu    sync.Mutex
-	once   sync.Once
-	bye    bool // the client sent a close frame: the connection ends
-	gen    uint64
-	ping   *time.Timer // the keep-alive, reset by each write
-	unhook func() bool // stops closeOnEnd
+	c       *conn
+	netc    net.Conn
+	in      wsutil.Reader
+	pre     *bytes.Reader   // what the client sent right after its request, read first
+	ctx     context.Context // ends with the socket (see kill)
+	cancel  context.CancelFunc
+	parking parkedSock // the reader's
+	wmu     sync.Mutex
+	once    sync.Once
+	first   bool // the reader's: the next message must be initialize
+	bye     bool // the client sent a close frame: the connection ends
+	gen     uint64
+	ping    *time.Timer // the keep-alive, reset by each write
+	unhook  func() bool // stops closeOnEnd
 }
 
 func newRSock(c *conn, netc net.Conn, br *bufio.Reader) *rsock {
@@ -155,8 +162,10 @@ func newRSock(c *conn, netc net.Conn, br *bufio.Reader) *rsock {
 	var src io.Reader = netc
 	if br != nil && br.Buffered() > 0 {
 		b, _ := br.Peek(br.Buffered())
-		src = io.MultiReader(bytes.NewReader(bytes.Clone(b)), netc)
+		k.pre = bytes.NewReader(bytes.Clone(b))
+		src = io.MultiReader(k.pre, netc)
 	}
+	k.parking.init(netc)
 	k.in = wsutil.Reader{Source: src, State: ws.StateServerSide, MaxMessageSize: int64(c.limits.MaxMessageBytes)}
 	// Not the connection's: a socket whose connection ends sends its close
 	// frame, then ends.
@@ -168,12 +177,11 @@ func newRSock(c *conn, netc net.Conn, br *bufio.Reader) *rsock {
 // generation gen, and sends what the stream holds; first says the socket
 // opened the connection, and its first message must be initialize. The
 // stream's messages are written by whoever queues them (the agent's
-// write, see conn.flushSocket), the keep-alive by a timer: the socket has
-// one goroutine, its reader.
+// write, see conn.flushSocket), the keep-alive by a timer, and the reader
+// parks while nothing comes: an idle socket has no goroutine.
 func (k *rsock) start(gen uint64, first bool) {
 	c := k.c
-	s := c.s
-	k.gen = gen
+	k.gen, k.first = gen, first
 	k.ping = time.AfterFunc(c.keepAlive(), k.keepAlive)
 	k.unhook = context.AfterFunc(c.ctx, k.closeOnEnd)
 	c.mu.Lock()
@@ -182,28 +190,55 @@ func (k *rsock) start(gen uint64, first bool) {
 	}
 	c.mu.Unlock()
 	k.flush()
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		k.read(first)
-		k.kill()
-		k.ping.Stop()
-		k.unhook()
-		k.wmu.Lock() // a write under way ends first
-		_ = k.netc.Close()
-		k.wmu.Unlock()
-		c.mu.Lock()
-		if c.rs.sock == k {
-			c.rs.sock = nil
-		}
-		c.mu.Unlock()
-		if k.bye {
-			c.close(nil)
-			return
-		}
-		c.releaseResumable("", &c.main, gen)
-	}()
+	c.s.wg.Add(1) // till end
+	go k.reader()
 }
+
+// reader reads the client's messages until the socket ends, then ends
+// it; or until nothing comes, and parks: the poller calls it again.
+func (k *rsock) reader() {
+	if k.read() {
+		return
+	}
+	k.end()
+}
+
+// end ends the socket once its reader has stopped: the connection ends
+// with it when the client said goodbye, and otherwise lives on for its
+// grace period.
+func (k *rsock) end() {
+	c := k.c
+	defer c.s.wg.Done()
+	k.kill()
+	k.ping.Stop()
+	k.unhook()
+	k.wmu.Lock() // a write under way ends first
+	k.parking.stop(&c.s.poll)
+	_ = k.netc.Close()
+	k.wmu.Unlock()
+	c.mu.Lock()
+	if c.rs.sock == k {
+		c.rs.sock = nil
+	}
+	c.mu.Unlock()
+	if k.bye {
+		c.close(nil)
+		return
+	}
+	c.releaseResumable("", &c.main, k.gen)
+}
+
+// park parks the reader, when it can (see parkedSock.park): at the start
+// of a frame, once what came with the upgrade request is read.
+func (k *rsock) park() bool {
+	if k.pre != nil && k.pre.Len() > 0 {
+		return false
+	}
+	return k.parking.park(&k.c.s.poll, k.rewake)
+}
+
+// rewake is what the poller calls to wake the parked reader.
+func (k *rsock) rewake() { go k.reader() }
 
 // keepAlive pings the client each keep-alive interval the socket writes
 // nothing.
@@ -231,19 +266,26 @@ func (k *rsock) closeOnEnd() {
 	k.closeWith(code, reason)
 }
 
-// kill ends the socket: its reader and writer stop. It may be called with
-// c.mu held.
+// kill ends the socket: its reader and writer stop, and a parked reader
+// is started again to find it so. It may be called with c.mu held.
 func (k *rsock) kill() {
 	k.once.Do(func() {
 		k.cancel()
 		_ = k.netc.SetDeadline(time.Now())
+		if resume := k.parking.stop(&k.c.s.poll); resume != nil {
+			resume()
+		}
 	})
 }
 
-// read hands the client's messages to the agent until the socket ends.
-func (k *rsock) read(first bool) {
+// read hands the client's messages to the agent until the socket ends,
+// or until no frame waits and the reader parks (it reports true).
+func (k *rsock) read() (parked bool) {
 	c := k.c
 	for {
+		if k.park() {
+			return true
+		}
 		data, err := k.readMessage()
 		if err != nil {
 			var perr ws.ProtocolError
@@ -253,11 +295,11 @@ func (k *rsock) read(first bool) {
 			case errors.As(err, &perr):
 				c.close(&wsCloseError{ws.StatusProtocolError, err.Error()})
 			}
-			return
+			return false
 		}
-		line, ok := k.handle(data, first)
+		line, ok := k.handle(data, k.first)
 		if !ok {
-			return
+			return false
 		}
 		if line == nil {
 			continue
@@ -265,12 +307,12 @@ func (k *rsock) read(first bool) {
 		// Delivered whether or not the socket lasts: the client sends a
 		// request again after a drop, and the connection takes it once.
 		if c.deliver(c.ctx, line) != nil {
-			return
+			return false
 		}
-		if first {
-			first = false
+		if k.first {
+			k.first = false
 			if !k.initialized(data) {
-				return
+				return false
 			}
 		}
 	}

@@ -71,7 +71,7 @@ func TestChunk(t *testing.T) {
 		var buf bytes.Buffer
 		buf.WriteString(chunkRoom)
 		buf.WriteString(strings.Repeat("x", n))
-		got := string(chunk(&buf))
+		got := string(chunk(&buf, 0))
 		want := fmt.Sprintf("%08x\r\n%s\r\n", n, strings.Repeat("x", n))
 		if got != want {
 			t.Errorf("chunk of %d bytes: %.20q…, want %.20q…", n, got, want)
