@@ -81,13 +81,7 @@ func TestPostgresGoneMidTurn(t *testing.T) {
 	}
 
 	server.Restart(t)
-	deadline := time.Now().Add(20 * time.Second)
-	for store.Flush(ctx) != nil { // the writes queued before the failure, committed again
-		if time.Now().After(deadline) {
-			t.Fatal("the store did not write again within 20 s of the server's restart")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	flushAfterRestart(t, store)
 	p.send(`{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"sess_2","prompt":[{"type":"text","text":"after"}]}}`)
 	p.until(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_2","update":{"sessionUpdate":"agent_message_chunk"`)
 	p.expect(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_2","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}`)
@@ -95,24 +89,10 @@ func TestPostgresGoneMidTurn(t *testing.T) {
 	// message and its first chunks, in order, none missing in between.
 	p.send(`{"jsonrpc":"2.0","id":8,"method":"session/resume","params":{"sessionId":"sess_1","cwd":"/w","replayFrom":{"type":"start"}}}`)
 	p.expect(upd1 + `{"sessionUpdate":"user_message","messageId":"msg_3","content":[{"type":"text","text":"stream"}]}}}`)
-	n := 0
-	for {
-		l := p.recv()
-		if !strings.Contains(l, `"agent_message_chunk"`) {
-			if l != want {
-				t.Fatalf("after %d chunks the resume sent %s", n, l)
-			}
-			break
-		}
-		if !strings.Contains(l, fmt.Sprintf(`"text":"chunk %d"`, n)) {
-			t.Fatalf("replayed chunk %d: %s", n, l)
-		}
-		n++
-	}
-	p.expect(`{"jsonrpc":"2.0","id":8,"result":{}}`)
-	if n < 6 {
+	if n := replayedChunks(t, p, want); n < 6 {
 		t.Fatalf("the resume replayed %d chunks, want at least the 6 sent before the server stopped", n)
 	}
+	p.expect(`{"jsonrpc":"2.0","id":8,"result":{}}`)
 	consistent(t, store.DB())
 
 	// v1: the prompt is answered with the same error.
@@ -127,12 +107,40 @@ func TestPostgresGoneMidTurn(t *testing.T) {
 		t.Fatalf("v1: the prompt while the store is down was answered %s", answer)
 	}
 	server.Restart(t)
-	for deadline := time.Now().Add(20 * time.Second); store.Flush(ctx) != nil; time.Sleep(20 * time.Millisecond) {
+	flushAfterRestart(t, store)
+	consistent(t, store.DB())
+}
+
+// flushAfterRestart waits until store commits again the writes queued
+// before its server went away.
+func flushAfterRestart(t *testing.T, store *acpstore.Store) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for store.Flush(context.Background()) != nil {
 		if time.Now().After(deadline) {
 			t.Fatal("the store did not write again within 20 s of the server's restart")
 		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	consistent(t, store.DB())
+}
+
+// replayedChunks reads the chunks a resume replays, in order from chunk 0,
+// up to the line that ends them, which must be end, and returns how many
+// there were.
+func replayedChunks(t *testing.T, p *peer, end string) int {
+	t.Helper()
+	for n := 0; ; n++ {
+		l := p.recv()
+		if !strings.Contains(l, `"agent_message_chunk"`) {
+			if l != end {
+				t.Fatalf("after %d chunks the resume sent %s", n, l)
+			}
+			return n
+		}
+		if !strings.Contains(l, fmt.Sprintf(`"text":"chunk %d"`, n)) {
+			t.Fatalf("replayed chunk %d: %s", n, l)
+		}
+	}
 }
 
 // streamV1 is streamV2 in v1.
