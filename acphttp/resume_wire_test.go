@@ -207,14 +207,22 @@ func TestResumeWireHTTP(t *testing.T) {
 		}
 	}
 
-	// Refusals.
+	refusesCursors(t, url, conn, sid, start.id, sent[0].id, main)
+}
+
+// refusesCursors checks that resumes of the session sid (and of the
+// connection's stream, from its position start, older than its ring) are
+// refused with 409 and the RFD's reason: a foreign cursor, an unknown one,
+// an expired one. first is a cursor the session's stream sent.
+func refusesCursors(t *testing.T, url, conn, sid, start, first string, main *rawStream) {
+	t.Helper()
 	for _, c := range []struct{ cursor, reason string }{
 		{"bogus", "foreign_cursor"},
-		{strings.Split(sent[0].id, ".")[0] + ".999", "unknown_cursor"},
-		{start.id, "expired_cursor"}, // the connection's stream kept 3 messages; its position is older
+		{strings.Split(first, ".")[0] + ".999", "unknown_cursor"},
+		{start, "expired_cursor"}, // the connection's stream kept 3 messages; its position is older
 	} {
 		stream := sid
-		if c.cursor == start.id {
+		if c.cursor == start {
 			stream = ""
 			postRaw(t, url, conn, "", `{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`)
 			postRaw(t, url, conn, "", `{"jsonrpc":"2.0","id":4,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`)
