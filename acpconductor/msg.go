@@ -259,8 +259,14 @@ func methodText(b []byte) string {
 }
 
 // validValue reports whether b is one JSON value and nothing more, read
-// as members reads.
+// as members reads: by quickValid's loop, or the decoder where the loop
+// cannot tell.
 func validValue(b []byte) bool {
+	return quickValid(b) || decoderValid(b)
+}
+
+// decoderValid is validValue by the decoder.
+func decoderValid(b []byte) bool {
 	d := decoders.Get().(*decoder)
 	defer decoders.Put(d)
 	d.rd.Reset(b)
