@@ -86,6 +86,14 @@ func quickValid(b []byte) bool {
 	}
 }
 
+// plainByte tells the bytes that stand for themselves in a JSON string.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
 		i++
@@ -96,6 +104,12 @@ func skipSpace(b []byte, i int) int {
 // stringEnd returns where the JSON string that starts at b[i] ends, or -1.
 func stringEnd(b []byte, i int) int {
 	for i++; i < len(b); {
+		for i < len(b) && plainByte[b[i]] {
+			i++
+		}
+		if i == len(b) {
+			return -1
+		}
 		c := b[i]
 		switch {
 		case c == '"':
