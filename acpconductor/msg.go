@@ -220,7 +220,7 @@ func (m *message) readCommon(line []byte) bool {
 		return false
 	}
 	v := line[at : len(line)-1]
-	if v[0] != '{' && v[0] != '[' || !validValue(v) {
+	if last := v[len(v)-1]; v[0] != '{' && v[0] != '[' || last != '}' && last != ']' || !validValue(v) {
 		return false
 	}
 	*payload = span{at, len(line) - 1}

@@ -75,6 +75,8 @@ func FuzzParseCommon(f *testing.F) {
 		`{"jsonrpc":"2.0","method":"x","params":{"a":[}}`,
 		`{"jsonrpc":"2.0","result":{}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"x","params":null}`,
+		`{"jsonrpc":"2.0","method":"x","params":{} }`,
+		`{"jsonrpc":"2.0","id":2,"result":[1] }`,
 	) {
 		f.Add([]byte(s))
 	}
