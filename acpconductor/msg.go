@@ -121,18 +121,18 @@ func kindName(k jsontext.Kind) string {
 	return "a literal"
 }
 
-// parse reads one line of JSON-RPC: through parseCommon when it has the
-// common layout, else member by member.
-func parse(line []byte) (*message, error) {
-	if m, ok := parseCommon(line); ok {
-		return m, nil
+// read reads one line of JSON-RPC into m: through readCommon when it has
+// the common layout, else member by member.
+func (m *message) read(line []byte) error {
+	if m.readCommon(line) {
+		return nil
 	}
-	return parseMembers(line)
+	return m.readMembers(line)
 }
 
-// parseMembers reads one line of JSON-RPC member by member.
-func parseMembers(line []byte) (*message, error) {
-	m := &message{raw: line}
+// readMembers reads one line of JSON-RPC into m member by member.
+func (m *message) readMembers(line []byte) error {
+	*m = message{raw: line}
 	err := members(line, func(name string, s span) {
 		switch name {
 		case "id":
@@ -148,7 +148,7 @@ func parseMembers(line []byte) (*message, error) {
 		}
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if m.id.ok() && bytes.Equal(m.idRaw(), []byte("null")) && !m.method.ok() {
 		m.id = span{}
@@ -157,31 +157,31 @@ func parseMembers(line []byte) (*message, error) {
 	case m.method.ok():
 		name, err := unquote(m.methodRaw())
 		if err != nil {
-			return nil, fmt.Errorf("method: %w", err)
+			return fmt.Errorf("method: %w", err)
 		}
 		m.name = name
 	case m.id.ok() && (m.result.ok() || m.errv.ok()):
 	default:
-		return nil, errors.New("a JSON-RPC message has a method, or an id and a result or error")
+		return errors.New("a JSON-RPC message has a method, or an id and a result or error")
 	}
 	if m.params.ok() && bytes.Equal(m.paramsRaw(), []byte("null")) {
 		m.params = span{}
 	}
-	return m, nil
+	return nil
 }
 
-// parseCommon reads a line in the layout that conductors, proxies and the
+// readCommon reads into m a line in the layout that conductors, proxies and the
 // generated connections write: {"jsonrpc":"2.0", an optional "id" in
 // decimal digits, then a "method" without escapes and optional "params", or
 // a "result", the payload an object or an array. The envelope is read from
 // its bytes and the payload checked by one pass of the decoder; it reports
-// false for any other line, which parse then reads member by member.
-func parseCommon(line []byte) (*message, bool) {
+// false for any other line, which read then reads member by member.
+func (m *message) readCommon(line []byte) bool {
 	const version, id, method, params, result = `{"jsonrpc":"2.0",`, `"id":`, `"method":"`, `,"params":`, `"result":`
 	if !bytes.HasPrefix(line, []byte(version)) {
-		return nil, false
+		return false
 	}
-	m := &message{raw: line}
+	*m = message{raw: line}
 	at := len(version)
 	if bytes.HasPrefix(line[at:], []byte(id)) {
 		at += len(id)
@@ -190,7 +190,7 @@ func parseCommon(line []byte) (*message, bool) {
 			n++
 		}
 		if n == 0 || n > 18 || n > 1 && line[at] == '0' || at+n == len(line) || line[at+n] != ',' {
-			return nil, false
+			return false
 		}
 		m.id, at = span{at, at + n}, at+n+1
 	}
@@ -199,32 +199,32 @@ func parseCommon(line []byte) (*message, bool) {
 		start := at + len(method) - 1
 		n := plainLength(line[start+1:])
 		if n <= 0 {
-			return nil, false
+			return false
 		}
 		m.method, at = span{start, start + n + 2}, start+n+2
 		m.name = methodText(line[start+1 : start+1+n])
 		if string(line[at:]) == "}" {
-			return m, true
+			return true
 		}
 		if !bytes.HasPrefix(line[at:], []byte(params)) {
-			return nil, false
+			return false
 		}
 		at += len(params)
 	} else if bytes.HasPrefix(line[at:], []byte(result)) && m.id.ok() {
 		at += len(result)
 		payload = &m.result
 	} else {
-		return nil, false
+		return false
 	}
 	if len(line)-at < 3 || line[len(line)-1] != '}' {
-		return nil, false
+		return false
 	}
 	v := line[at : len(line)-1]
-	if v[0] != '{' && v[0] != '[' || !validValue(v) {
-		return nil, false
+	if last := v[len(v)-1]; v[0] != '{' && v[0] != '[' || last != '}' && last != ']' || !validValue(v) {
+		return false
 	}
 	*payload = span{at, len(line) - 1}
-	return m, true
+	return true
 }
 
 // plainLength returns the length of the JSON string that b continues,
@@ -258,9 +258,25 @@ func methodText(b []byte) string {
 	return string(b)
 }
 
+// methodName returns the text of a quoted method as unquote does, without
+// allocating for the methods that carry most messages.
+func methodName(raw []byte) string {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return methodText(raw[1 : len(raw)-1])
+	}
+	name, _ := unquote(raw)
+	return name
+}
+
 // validValue reports whether b is one JSON value and nothing more, read
-// as members reads.
+// as members reads: by quickValid's loop, or the decoder where the loop
+// cannot tell.
 func validValue(b []byte) bool {
+	return quickValid(b) || decoderValid(b)
+}
+
+// decoderValid is validValue by the decoder.
+func decoderValid(b []byte) bool {
 	d := decoders.Get().(*decoder)
 	defer decoders.Put(d)
 	d.rd.Reset(b)
@@ -291,20 +307,28 @@ func splice(raw []byte, spans []span, values [][]byte) []byte {
 	for i, s := range spans {
 		n += len(values[i]) - (s.end - s.start)
 	}
-	out := make([]byte, 0, n+1)
+	return appendSplice(make([]byte, 0, n+1), raw, spans, values)
+}
+
+// appendSplice appends raw to b with the spans replaced by the values.
+func appendSplice(b, raw []byte, spans []span, values [][]byte) []byte {
 	at := 0
 	for i, s := range spans {
-		out = append(out, raw[at:s.start]...)
-		out = append(out, values[i]...)
+		b = append(b, raw[at:s.start]...)
+		b = append(b, values[i]...)
 		at = s.end
 	}
-	return append(out, raw[at:]...)
+	return append(b, raw[at:]...)
 }
 
 // build writes a request (id not nil) or notification of method and params,
 // given as raw JSON.
 func build(id, method, params []byte) []byte {
-	b := make([]byte, 0, 48+len(method)+len(params))
+	return appendBuild(make([]byte, 0, 48+len(method)+len(params)), id, method, params)
+}
+
+// appendBuild appends what build writes to b.
+func appendBuild(b, id, method, params []byte) []byte {
 	b = append(b, `{"jsonrpc":"2.0"`...)
 	if id != nil {
 		b = append(b, `,"id":`...)
@@ -322,7 +346,11 @@ func build(id, method, params []byte) []byte {
 // wrap writes the proxy/successor envelope of a request (id not nil) or
 // notification of method and params.
 func wrap(id, method, params []byte) []byte {
-	b := make([]byte, 0, 80+len(id)+len(method)+len(params))
+	return appendWrap(make([]byte, 0, 80+len(id)+len(method)+len(params)), id, method, params)
+}
+
+// appendWrap appends what wrap writes to b.
+func appendWrap(b, id, method, params []byte) []byte {
 	b = append(b, `{"jsonrpc":"2.0"`...)
 	if id != nil {
 		b = append(append(b, `,"id":`...), id...)

@@ -24,8 +24,8 @@ func TestWrappedCommon(t *testing.T) {
 		{`{"method":"x","params":null}`, false},
 	} {
 		line := []byte(`{"jsonrpc":"2.0","method":"proxy/successor","params":` + c.params + `}`)
-		m, err := parse(line)
-		if err != nil {
+		m := &message{}
+		if err := m.read(line); err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
 		_, _, fast := wrappedCommon(m.paramsRaw())
@@ -63,7 +63,7 @@ func FuzzParseCommon(f *testing.F) {
 		`{"jsonrpc":"2.0","method":"y","params":[1,2]}`,
 	}
 	for _, s := range common {
-		if _, ok := parseCommon([]byte(s)); !ok {
+		if !new(message).readCommon([]byte(s)) {
 			f.Fatalf("%s: not read in the common layout", s)
 		}
 	}
@@ -75,16 +75,17 @@ func FuzzParseCommon(f *testing.F) {
 		`{"jsonrpc":"2.0","method":"x","params":{"a":[}}`,
 		`{"jsonrpc":"2.0","result":{}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"x","params":null}`,
+		`{"jsonrpc":"2.0","method":"x","params":{} }`,
+		`{"jsonrpc":"2.0","id":2,"result":[1] }`,
 	) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		fast, ok := parseCommon(line)
-		if !ok {
+		fast, slow := &message{}, &message{}
+		if !fast.readCommon(line) {
 			return
 		}
-		slow, err := parseMembers(line)
-		if err != nil {
+		if err := slow.readMembers(line); err != nil {
 			t.Fatalf("%q: read in the common layout, refused member by member: %v", line, err)
 		}
 		if !reflect.DeepEqual(fast, slow) {

@@ -59,15 +59,15 @@ func lineBuffered(br *bufio.Reader) bool {
 	return bytes.IndexByte(b, '\n') >= 0
 }
 
-// put queues line for o's writer, waking it now, or, while from's reader
-// routes the lines it has buffered, when that reader is about to read
-// again (from may be nil).
-func (from *peer) put(o *outbox, line []byte) {
+// add queues the line appendLine appends for o's writer, waking it now,
+// or, while from's reader routes the lines it has buffered, when that
+// reader is about to read again (from may be nil).
+func (from *peer) add(o *outbox, appendLine func([]byte) []byte) {
 	if from == nil || !from.batching {
-		o.put(line)
+		o.add(true, appendLine)
 		return
 	}
-	if o.putQuiet(line) && !slices.Contains(from.touched, o) {
+	if o.add(false, appendLine) && !slices.Contains(from.touched, o) {
 		from.touched = append(from.touched, o)
 	}
 }
@@ -148,8 +148,9 @@ func (c *chain) stop() {
 
 // route sends the message line that p wrote where it goes.
 func (c *chain) route(p *peer, line []byte) {
-	m, err := parse(line)
-	if err != nil {
+	var mv message
+	m := &mv
+	if err := m.read(line); err != nil {
 		c.bad(p, line, err)
 		return
 	}
@@ -167,7 +168,7 @@ func (c *chain) route(p *peer, line []byte) {
 			c.refuse(p, m, codeInvalidRequest, err.Error())
 			return
 		}
-		if name, _ := unquote(method); name == "$/cancel_request" && !m.isRequest() {
+		if methodName(method) == "$/cancel_request" && !m.isRequest() {
 			c.cancel(p, m, -1, params)
 			return
 		}
@@ -218,7 +219,7 @@ func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, pa
 	toAgent := c.mcp != nil && to == len(c.peers)-1
 	var name string
 	if to > 0 {
-		name, _ = unquote(method)
+		name = methodName(method)
 	}
 	if toAgent && !m.isRequest() && name == "mcp/message" && c.mcp.note(params) {
 		return
@@ -240,7 +241,7 @@ func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, pa
 		params, adapted = c.mcp.adapt(name, params)
 	}
 	if wrapped {
-		from.put(dst.out, wrap(id, method, params))
+		from.add(dst.out, func(b []byte) []byte { return appendWrap(b, id, method, params) })
 		return
 	}
 	renamed := false
@@ -250,7 +251,7 @@ func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, pa
 		}
 	}
 	if !asIs {
-		from.put(dst.out, build(id, method, params))
+		from.add(dst.out, func(b []byte) []byte { return appendBuild(b, id, method, params) })
 		return
 	}
 	var spans []span
@@ -265,7 +266,7 @@ func (c *chain) deliver(from *peer, m *message, to int, wrapped bool, method, pa
 		spans, values = append(spans, m.params), append(values, params)
 	}
 	sortSpans(spans, values)
-	from.put(dst.out, splice(m.raw, spans, values))
+	from.add(dst.out, func(b []byte) []byte { return appendSplice(b, m.raw, spans, values) })
 }
 
 // sortSpans sorts spans, and values with them, by where they start.
@@ -299,8 +300,9 @@ func (c *chain) answer(p *peer, m *message) {
 	delete(p.pending, n)
 	if o.reply != nil {
 		// The line is the reader's buffer: the bridge gets a copy.
-		m.raw = bytes.Clone(m.raw)
-		o.reply <- m
+		r := *m
+		r.raw = bytes.Clone(m.raw)
+		o.reply <- &r
 		return
 	}
 	delete(o.from.sent, string(o.id))
@@ -312,7 +314,7 @@ func (c *chain) answer(p *peer, m *message) {
 			sortSpans(spans, values)
 		}
 	}
-	p.put(o.from.out, splice(m.raw, spans, values))
+	p.add(o.from.out, func(b []byte) []byte { return appendSplice(b, m.raw, spans, values) })
 }
 
 // cancel forwards p's $/cancel_request to where the request it names

@@ -86,6 +86,7 @@ var Runtimes = []Runtime{
 	{Name: "proxy.go", Dir: "conn", When: WithConn},
 	{Name: "proxy_route.go", Dir: "conn", When: WithConn},
 	{Name: "proxy_parse.go", Dir: "conn", When: WithConn},
+	{Name: "proxy_valid.go", Dir: "conn", When: WithConn},
 	{Name: "proxy_message.go", Dir: "conn", When: WithConn},
 	{Name: "proxy_write.go", Dir: "conn", When: WithConn},
 	{Name: "session.go", Dir: "session", When: WithSessions},

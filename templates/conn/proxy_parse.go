@@ -10,7 +10,7 @@ import (
 // How a proxy reads a line from its conductor: the lines conductors write
 // in the common layout (see parseCommon) take a fast path, which reads the
 // envelope, and that of proxy/successor, from their bytes and checks the
-// payload with one pass of the decoder; any other line is read member by
+// payload in one pass (proxy_valid.go); any other line is read member by
 // member.
 
 // proxyEnvelope is one JSON-RPC message as read by a proxy: each member a
@@ -104,7 +104,7 @@ func parseProxyLine(line []byte) (proxyEnvelope, error) {
 // without escapes and optional "params", or a "result". The params of
 // proxy/successor in the layout {"method":"M"} or {"method":"M","params":P}
 // are read as the message they carry. The payload, params or result, must
-// be an object or an array, checked by the decoder in one pass; it reports
+// be an object or an array, checked in one pass (validValue); it reports
 // false for any other line.
 func proxyCommon(line []byte) (e proxyEnvelope, ok bool) {
 	rest, ok := cutPrefix(line, commonVersion)
@@ -155,7 +155,7 @@ func proxyCommon(line []byte) (e proxyEnvelope, ok bool) {
 
 // wrappedCommon reads the params of proxy/successor in the layout
 // {"method":"M"} or {"method":"M","params":P}, M printable ASCII without
-// escapes and P an object or an array: it checks P alone with the decoder,
+// escapes and P an object or an array: it checks P alone (validValue),
 // which makes the whole valid.
 func wrappedCommon(params []byte) (inner proxyEnvelope0, ok bool) {
 	r, ok := cutPrefix(params, `{"method":"`)
@@ -179,8 +179,12 @@ func wrappedCommon(params []byte) (inner proxyEnvelope0, ok bool) {
 	return inner, true
 }
 
-// validValue reports whether b is one JSON value and nothing more.
+// validValue reports whether b is one JSON value and nothing more: by
+// quickValid, or by the decoder where that cannot tell.
 func validValue(b []byte) bool {
+	if n := len(b); n > 0 && quickSpace(b, n-1) == n-1 && quickValid(b) {
+		return true // the value ends at b's end: b's last byte is not white space
+	}
 	return withDecoder(b, func(d *decoder) error {
 		if err := d.SkipValue(); err != nil {
 			return err
