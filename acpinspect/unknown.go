@@ -207,6 +207,8 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 			fields[i].role = unknownField
 		case !f.IsExported():
 			fields[i].role = skipField
+		case !mayHold(f.Type, 0):
+			fields[i].role = skipField // nothing in it can be unknown
 		case f.Anonymous || f.Name == "Value":
 			fields[i].role = inlineField
 		default:
@@ -215,4 +217,23 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 	}
 	fieldInfos.Store(t, fields)
 	return fields
+}
+
+// mayHold reports whether a value of type t can hold, at any depth, what
+// the walk looks for: a struct (unknown members, an unknown variant) or an
+// interface (a union's variant). Scalars, raw JSON and what holds only
+// them are not walked.
+func mayHold(t reflect.Type, depth int) bool {
+	if depth > 16 {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Interface:
+		return true
+	case reflect.Pointer, reflect.Map:
+		return mayHold(t.Elem(), depth+1)
+	case reflect.Slice, reflect.Array:
+		return t != rawMessageType && t.Elem().Kind() != reflect.Uint8 && mayHold(t.Elem(), depth+1)
+	}
+	return false
 }
