@@ -16,6 +16,12 @@ type dialect interface {
 	// decode decodes a message; method names the request a response
 	// answers.
 	decode(data []byte, method string) decoded
+	// decodeParams decodes the params of a request (or notification) of
+	// method whose envelope is in the plain layout (scanner.plain): what
+	// decode makes of the whole message. false when it cannot say, for a
+	// method the schema does not define or params that do not decode,
+	// which decode then judges.
+	decodeParams(params []byte, method string, request bool) (decoded, bool)
 	newSession(id string) sessionState
 }
 
@@ -26,6 +32,16 @@ type decoded struct {
 	err     error  // why the message does not decode
 	code    int    // the JSON-RPC code that would answer err
 	path    string // where in the message err is, when known
+}
+
+// decodeTyped decodes params into typed, a new params value of a method
+// (nil when the schema defines none) with its generated decoder.
+func decodeTyped(params []byte, typed any) (decoded, bool) {
+	u, ok := typed.(json.Unmarshaler)
+	if !ok || u.UnmarshalJSON(params) != nil {
+		return decoded{}, false
+	}
+	return decoded{payload: typed, goType: goTypeName(typed)}, true
 }
 
 // sessionState is a session's state in one dialect.

@@ -32,6 +32,13 @@ func (v1) decode(data []byte, method string) decoded {
 	return decoded{payload: p, goType: goTypeName(p)}
 }
 
+func (v1) decodeParams(params []byte, method string, request bool) (decoded, bool) {
+	if request {
+		return decodeTyped(params, acpv1.NewRequestParams(method))
+	}
+	return decodeTyped(params, acpv1.NewNotificationParams(method))
+}
+
 func (v1) newSession(id string) sessionState {
 	return &v1Session{s: acpv1.NewSessionState(acpv1.SessionID(id))}
 }

@@ -32,6 +32,13 @@ func (v2) decode(data []byte, method string) decoded {
 	return decoded{payload: p, goType: goTypeName(p)}
 }
 
+func (v2) decodeParams(params []byte, method string, request bool) (decoded, bool) {
+	if request {
+		return decodeTyped(params, acpv2.NewRequestParams(method))
+	}
+	return decodeTyped(params, acpv2.NewNotificationParams(method))
+}
+
 func (v2) newSession(id string) sessionState {
 	return &v2Session{s: acpv2.NewSessionState(acpv2.SessionID(id))}
 }
