@@ -54,15 +54,8 @@ func (v *v1Session) apply(params any) bool {
 }
 
 func (v *v1Session) toolCall(id string) (title, status string, ok bool) {
-	c, ok := v.s.ToolCall(acpv1.ToolCallID(id))
-	if !ok {
-		return "", "", false
-	}
-	status = string(acpv1.ToolCallStatusPending)
-	if c.Status != nil {
-		status = string(*c.Status)
-	}
-	return c.Title, status, true
+	title, st, ok := v.s.ToolCallTitleStatus(acpv1.ToolCallID(id))
+	return title, string(st), ok
 }
 
 func (v *v1Session) view() stateView {

@@ -54,14 +54,8 @@ func (v *v2Session) apply(params any) bool {
 }
 
 func (v *v2Session) toolCall(id string) (title, status string, ok bool) {
-	c, ok := v.s.ToolCall(acpv2.ToolCallID(id))
-	if !ok {
-		return "", "", false
-	}
-	if c.Title != nil {
-		title = *c.Title
-	}
-	return title, string(c.Status), true
+	title, st, ok := v.s.ToolCallTitleStatus(acpv2.ToolCallID(id))
+	return title, string(st), ok
 }
 
 func (v *v2Session) view() stateView {

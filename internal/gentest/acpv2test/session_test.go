@@ -95,6 +95,31 @@ func TestSessionStateToolCalls(t *testing.T) {
 	}
 }
 
+// TestSessionStateToolCallTitleStatus: the title and status a session
+// state gives alone are those of its copy of the call.
+func TestSessionStateToolCallTitleStatus(t *testing.T) {
+	s := acpv2.NewSessionState("s")
+	if _, _, ok := s.ToolCallTitleStatus("t1"); ok {
+		t.Fatal("a call never seen is found")
+	}
+	for _, u := range []string{
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","kind":"read"}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read","status":"in_progress"}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":null,"status":"completed"}`,
+	} {
+		s.Apply(decodeUpdate(t, u))
+		call, _ := s.ToolCall("t1")
+		title := ""
+		if call.Title != nil {
+			title = *call.Title
+		}
+		gotTitle, got, ok := s.ToolCallTitleStatus("t1")
+		if !ok || gotTitle != title || got != call.Status {
+			t.Errorf("after %s: %q %q %v, want %q %q", u, gotTitle, got, ok, title, call.Status)
+		}
+	}
+}
+
 // TestToolCallPatchCoversEveryMember sets each member of a tool call update
 // alone and checks that the patch carries it into the tool call.
 func TestToolCallPatchCoversEveryMember(t *testing.T) {

@@ -214,6 +214,24 @@ func (s *SessionState) ToolCall(id ToolCallID) (ToolCall, bool) {
 	return copyToolCall(c), ok
 }
 
+// ToolCallTitleStatus returns the title and status of the tool call id,
+// and whether the session has it, without copying the rest of the call:
+// status is ToolCallStatusPending while no update has set it, as v2's
+// state has it.
+func (s *SessionState) ToolCallTitleStatus(id ToolCallID) (title string, status ToolCallStatus, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.toolCalls.get(id)
+	if !ok {
+		return "", "", false
+	}
+	status = ToolCallStatusPending
+	if c.Status != nil {
+		status = *c.Status
+	}
+	return c.Title, status, true
+}
+
 // toolCallList returns copies of the tool calls in first-seen order.
 func (s *SessionState) toolCallList() []ToolCall {
 	out := make([]ToolCall, 0, len(s.toolCalls.keys))

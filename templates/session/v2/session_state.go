@@ -286,6 +286,22 @@ func (s *SessionState) ToolCall(id ToolCallID) (ToolCallState, bool) {
 	return copyToolCall(c), ok
 }
 
+// ToolCallTitleStatus returns the title and status of the tool call id,
+// and whether the session has it, without copying the rest of the call:
+// title is "" when the call has none.
+func (s *SessionState) ToolCallTitleStatus(id ToolCallID) (title string, status ToolCallStatus, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.toolCalls.get(id)
+	if !ok {
+		return "", "", false
+	}
+	if c.Title != nil {
+		title = *c.Title
+	}
+	return title, c.Status, true
+}
+
 // toolCallList returns copies of the tool calls in first-seen order.
 func (s *SessionState) toolCallList() []ToolCallState {
 	out := make([]ToolCallState, 0, len(s.toolCalls.keys))
