@@ -151,7 +151,7 @@ func (in *Inspector) decode(c *connState, f Frame, i int, method string, params 
 	}
 	if e.Kind == "notification" && method == "session/update" && f.From == FromAgent {
 		if s := c.session(e.Session); s != nil {
-			s.state.apply(d.payload)
+			s.state.apply(d.payload) // hands the payload over: nothing reads it after
 		}
 	}
 }

@@ -46,8 +46,9 @@ func decodeTyped(params []byte, typed any) (decoded, bool) {
 
 // sessionState is a session's state in one dialect.
 type sessionState interface {
-	// apply feeds the params of a session/update notification; false when
-	// they are not one.
+	// apply feeds the params of a session/update notification, which it
+	// takes over (the state keeps parts of them); false when they are not
+	// one.
 	apply(params any) bool
 	// toolCall returns a tool call's title and status.
 	toolCall(id string) (title, status string, ok bool)

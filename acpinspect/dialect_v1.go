@@ -48,7 +48,7 @@ type v1Session struct{ s *acpv1.SessionState }
 func (v *v1Session) apply(params any) bool {
 	n, ok := params.(*acpv1.SessionNotification)
 	if ok {
-		v.s.Apply(n.Update)
+		v.s.ApplyOwned(n.Update)
 	}
 	return ok
 }

@@ -48,7 +48,7 @@ type v2Session struct{ s *acpv2.SessionState }
 func (v *v2Session) apply(params any) bool {
 	n, ok := params.(*acpv2.UpdateSessionNotification)
 	if ok {
-		v.s.Apply(n.Update)
+		v.s.ApplyOwned(n.Update)
 	}
 	return ok
 }

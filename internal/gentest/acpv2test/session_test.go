@@ -120,6 +120,26 @@ func TestSessionStateToolCallTitleStatus(t *testing.T) {
 	}
 }
 
+// TestSessionStateApplyOwned: an update handed over gives the state a
+// copy of it gives.
+func TestSessionStateApplyOwned(t *testing.T) {
+	copied, owned := acpv2.NewSessionState("s"), acpv2.NewSessionState("s")
+	for _, u := range []string{
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read","content":[{"type":"content","content":{"type":"text","text":"x"}}],"_meta":{"a":1}}`,
+		`{"sessionUpdate":"tool_call_content_chunk","toolCallId":"t1","content":{"type":"content","content":{"type":"text","text":"y"}}}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}`,
+		`{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"c","description":"d"}]}`,
+	} {
+		a, b := copied.Apply(decodeUpdate(t, u)), owned.ApplyOwned(decodeUpdate(t, u))
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: change %+v, handed over %+v", u, a, b)
+		}
+	}
+	if a, b := copied.Snapshot(), owned.Snapshot(); !reflect.DeepEqual(a, b) {
+		t.Errorf("state %+v, handed over %+v", a, b)
+	}
+}
+
 // TestToolCallPatchCoversEveryMember sets each member of a tool call update
 // alone and checks that the patch carries it into the tool call.
 func TestToolCallPatchCoversEveryMember(t *testing.T) {
