@@ -111,8 +111,9 @@ func errorPath(err error) string {
 var goTypeNames sync.Map // [2]reflect.Type -> string
 
 // updateFields caches, by struct type, the index of an Update field that
-// holds a union (-1 when there is none).
-var updateFields sync.Map // reflect.Type -> int
+// holds a union and of the union's Value ({-1} when there is none, {-2}
+// when its Update is not a union field of its own).
+var updateFields sync.Map // reflect.Type -> [2]int
 
 // goTypeName is the name of a payload's type with its variant's:
 // acpv1.SessionNotification (SessionUpdateAgentMessageChunk).
@@ -146,23 +147,23 @@ func variantType(v any) (reflect.Type, bool) {
 	}
 	i, ok := updateFields.Load(rv.Type())
 	if !ok {
-		i = -1 // no Update
+		i = [2]int{-1} // no Update
 		if f, found := rv.Type().FieldByName("Update"); found {
-			i = -2 // not a union field of its own
+			i = [2]int{-2} // not a union field of its own
 			if v, has := f.Type.FieldByName("Value"); len(f.Index) == 1 && f.Type.Kind() == reflect.Struct &&
 				has && len(v.Index) == 1 && v.Type.Kind() == reflect.Interface {
-				i = f.Index[0]
+				i = [2]int{f.Index[0], v.Index[0]}
 			}
 		}
 		updateFields.Store(rv.Type(), i)
 	}
-	switch i := i.(int); {
-	case i == -1:
+	switch i := i.([2]int); {
+	case i[0] == -1:
 		return nil, true
-	case i < 0:
+	case i[0] < 0:
 		return nil, false
 	default:
-		val := rv.Field(i).FieldByName("Value")
+		val := rv.Field(i[0]).Field(i[1])
 		if val.IsNil() {
 			return nil, true
 		}
