@@ -63,6 +63,10 @@ func (c *connState) session(id string) *session {
 func (in *Inspector) analyze(c *connState, f Frame, i int) {
 	e := in.entries.at(i)
 	env, u, ok := in.scan.readMessage(f.Data)
+	var params []byte // to decode alone, when the envelope is plain
+	if in.scan.plain {
+		params = env.Params
+	}
 	if !ok {
 		e.Kind, e.Verdict = "invalid", "invalid"
 		e.Problem = "not a JSON-RPC message: " + preview(f.Data)
@@ -108,22 +112,30 @@ func (in *Inspector) analyze(c *connState, f Frame, i int) {
 	if first && method != "initialize" {
 		in.addFinding(i, "client.init.first", "the client's first message is "+orKind(method, e.Kind))
 	}
-	in.decode(c, f, i, method)
+	in.decode(c, f, i, method, params)
 	if e.Kind == "response" && method == "initialize" {
 		in.initialized(c, i, env)
 	}
 	in.judge(c, f, i, env, &u, method)
 }
 
-// decode decodes the message with the connection's dialect.
-func (in *Inspector) decode(c *connState, f Frame, i int, method string) {
+// decode decodes the message with the connection's dialect: its params
+// alone when they are given (the envelope is plain, its reading done),
+// and the whole message when they are not or do not decode.
+func (in *Inspector) decode(c *connState, f Frame, i int, method string, params []byte) {
 	e := in.entries.at(i)
 	if f.Truncated {
 		e.Verdict = "unknown"
 		e.Problem = "only part of this message was logged: not decoded"
 		return
 	}
-	d := c.dialect.decode(f.Data, method)
+	d, ok := decoded{}, false
+	if params != nil {
+		d, ok = c.dialect.decodeParams(params, method, e.Kind == "request")
+	}
+	if !ok {
+		d = c.dialect.decode(f.Data, method)
+	}
 	if d.err != nil {
 		e.Verdict, e.Problem, e.Path = "invalid", d.err.Error(), d.path
 		in.addFinding(i, side(f.From)+".schema.decodes", fmt.Sprintf("%s (code %d)", d.err, d.code))
@@ -139,7 +151,7 @@ func (in *Inspector) decode(c *connState, f Frame, i int, method string) {
 	}
 	if e.Kind == "notification" && method == "session/update" && f.From == FromAgent {
 		if s := c.session(e.Session); s != nil {
-			s.state.apply(d.payload)
+			s.state.apply(d.payload) // hands the payload over: nothing reads it after
 		}
 	}
 }

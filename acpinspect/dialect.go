@@ -16,6 +16,12 @@ type dialect interface {
 	// decode decodes a message; method names the request a response
 	// answers.
 	decode(data []byte, method string) decoded
+	// decodeParams decodes the params of a request (or notification) of
+	// method whose envelope is in the plain layout (scanner.plain): what
+	// decode makes of the whole message. false when it cannot say, for a
+	// method the schema does not define or params that do not decode,
+	// which decode then judges.
+	decodeParams(params []byte, method string, request bool) (decoded, bool)
 	newSession(id string) sessionState
 }
 
@@ -28,10 +34,21 @@ type decoded struct {
 	path    string // where in the message err is, when known
 }
 
+// decodeTyped decodes params into typed, a new params value of a method
+// (nil when the schema defines none) with its generated decoder.
+func decodeTyped(params []byte, typed any) (decoded, bool) {
+	u, ok := typed.(json.Unmarshaler)
+	if !ok || u.UnmarshalJSON(params) != nil {
+		return decoded{}, false
+	}
+	return decoded{payload: typed, goType: goTypeName(typed)}, true
+}
+
 // sessionState is a session's state in one dialect.
 type sessionState interface {
-	// apply feeds the params of a session/update notification; false when
-	// they are not one.
+	// apply feeds the params of a session/update notification, which it
+	// takes over (the state keeps parts of them); false when they are not
+	// one.
 	apply(params any) bool
 	// toolCall returns a tool call's title and status.
 	toolCall(id string) (title, status string, ok bool)
@@ -94,8 +111,9 @@ func errorPath(err error) string {
 var goTypeNames sync.Map // [2]reflect.Type -> string
 
 // updateFields caches, by struct type, the index of an Update field that
-// holds a union (-1 when there is none).
-var updateFields sync.Map // reflect.Type -> int
+// holds a union and of the union's Value ({-1} when there is none, {-2}
+// when its Update is not a union field of its own).
+var updateFields sync.Map // reflect.Type -> [2]int
 
 // goTypeName is the name of a payload's type with its variant's:
 // acpv1.SessionNotification (SessionUpdateAgentMessageChunk).
@@ -129,23 +147,23 @@ func variantType(v any) (reflect.Type, bool) {
 	}
 	i, ok := updateFields.Load(rv.Type())
 	if !ok {
-		i = -1 // no Update
+		i = [2]int{-1} // no Update
 		if f, found := rv.Type().FieldByName("Update"); found {
-			i = -2 // not a union field of its own
+			i = [2]int{-2} // not a union field of its own
 			if v, has := f.Type.FieldByName("Value"); len(f.Index) == 1 && f.Type.Kind() == reflect.Struct &&
 				has && len(v.Index) == 1 && v.Type.Kind() == reflect.Interface {
-				i = f.Index[0]
+				i = [2]int{f.Index[0], v.Index[0]}
 			}
 		}
 		updateFields.Store(rv.Type(), i)
 	}
-	switch i := i.(int); {
-	case i == -1:
+	switch i := i.([2]int); {
+	case i[0] == -1:
 		return nil, true
-	case i < 0:
+	case i[0] < 0:
 		return nil, false
 	default:
-		val := rv.Field(i).FieldByName("Value")
+		val := rv.Field(i[0]).Field(i[1])
 		if val.IsNil() {
 			return nil, true
 		}

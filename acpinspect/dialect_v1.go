@@ -32,6 +32,13 @@ func (v1) decode(data []byte, method string) decoded {
 	return decoded{payload: p, goType: goTypeName(p)}
 }
 
+func (v1) decodeParams(params []byte, method string, request bool) (decoded, bool) {
+	if request {
+		return decodeTyped(params, acpv1.NewRequestParams(method))
+	}
+	return decodeTyped(params, acpv1.NewNotificationParams(method))
+}
+
 func (v1) newSession(id string) sessionState {
 	return &v1Session{s: acpv1.NewSessionState(acpv1.SessionID(id))}
 }
@@ -41,21 +48,14 @@ type v1Session struct{ s *acpv1.SessionState }
 func (v *v1Session) apply(params any) bool {
 	n, ok := params.(*acpv1.SessionNotification)
 	if ok {
-		v.s.Apply(n.Update)
+		v.s.ApplyOwned(n.Update)
 	}
 	return ok
 }
 
 func (v *v1Session) toolCall(id string) (title, status string, ok bool) {
-	c, ok := v.s.ToolCall(acpv1.ToolCallID(id))
-	if !ok {
-		return "", "", false
-	}
-	status = string(acpv1.ToolCallStatusPending)
-	if c.Status != nil {
-		status = string(*c.Status)
-	}
-	return c.Title, status, true
+	title, st, ok := v.s.ToolCallTitleStatus(acpv1.ToolCallID(id))
+	return title, string(st), ok
 }
 
 func (v *v1Session) view() stateView {

@@ -32,6 +32,13 @@ func (v2) decode(data []byte, method string) decoded {
 	return decoded{payload: p, goType: goTypeName(p)}
 }
 
+func (v2) decodeParams(params []byte, method string, request bool) (decoded, bool) {
+	if request {
+		return decodeTyped(params, acpv2.NewRequestParams(method))
+	}
+	return decodeTyped(params, acpv2.NewNotificationParams(method))
+}
+
 func (v2) newSession(id string) sessionState {
 	return &v2Session{s: acpv2.NewSessionState(acpv2.SessionID(id))}
 }
@@ -41,20 +48,14 @@ type v2Session struct{ s *acpv2.SessionState }
 func (v *v2Session) apply(params any) bool {
 	n, ok := params.(*acpv2.UpdateSessionNotification)
 	if ok {
-		v.s.Apply(n.Update)
+		v.s.ApplyOwned(n.Update)
 	}
 	return ok
 }
 
 func (v *v2Session) toolCall(id string) (title, status string, ok bool) {
-	c, ok := v.s.ToolCall(acpv2.ToolCallID(id))
-	if !ok {
-		return "", "", false
-	}
-	if c.Title != nil {
-		title = *c.Title
-	}
-	return title, string(c.Status), true
+	title, st, ok := v.s.ToolCallTitleStatus(acpv2.ToolCallID(id))
+	return title, string(st), ok
 }
 
 func (v *v2Session) view() stateView {

@@ -26,6 +26,10 @@ type scanner struct {
 	// methods, session ids, tags, message and tool call ids. A message's
 	// entry shares them instead of holding a copy.
 	atoms map[string]string
+	// plain is set when the message readMessage read last is a request or
+	// notification in the plain layout, whose params the dialect may
+	// decode alone (decodeParams) instead of the whole message.
+	plain bool
 }
 
 // maxAtoms bounds the strings a scanner holds.
@@ -34,6 +38,7 @@ const maxAtoms = 4096
 // readMessage reads the envelope of data and what the rules read of its
 // params; ok is false when data is not a JSON-RPC message.
 func (s *scanner) readMessage(data []byte) (env envelope, u update, ok bool) {
+	s.plain = false
 	if s.scan(data, &env, &u) {
 		return env, u, true
 	}
@@ -78,8 +83,9 @@ func (s *scanner) scan(data []byte, env *envelope, u *update) (ok bool) {
 		return false
 	}
 	var seen uint8
+	others, version := false, false
 	for s.d.PeekKind() != '}' {
-		name, ok := s.name(&seen, "id", "method", "params", "result", "error")
+		name, ok := s.name(&seen, "id", "method", "params", "result", "error", "jsonrpc")
 		if !ok {
 			return false
 		}
@@ -94,7 +100,12 @@ func (s *scanner) scan(data []byte, env *envelope, u *update) (ok bool) {
 			env.Result, env.session, ok = s.result()
 		case "error":
 			env.Error, ok = s.rpcError()
+		case "jsonrpc":
+			var raw []byte
+			raw, ok = s.value()
+			version = string(raw) == `"2.0"`
 		default:
+			others = true
 			ok = s.d.SkipValue() == nil
 		}
 		if !ok {
@@ -104,8 +115,29 @@ func (s *scanner) scan(data []byte, env *envelope, u *update) (ok bool) {
 	if _, err := s.d.ReadToken(); err != nil {
 		return false
 	}
-	_, err := s.d.ReadToken()
-	return err == io.EOF
+	if _, err := s.d.ReadToken(); err != io.EOF {
+		return false
+	}
+	s.plain = version && !others && seen&(1<<3|1<<4) == 0 && env.Method != "" &&
+		len(env.Params) > 0 && env.Params[0] == '{' && plainID(env.ID)
+	return true
+}
+
+// plainID reports whether id is absent or a small non-negative integer,
+// an id every generated decoder takes.
+func plainID(id []byte) bool {
+	if id == nil {
+		return true
+	}
+	if len(id) == 0 || len(id) > 15 {
+		return false
+	}
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // name reads a member's name and returns it when it is one of names, ""

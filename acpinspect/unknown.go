@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // maxUnknown bounds the unknown variants and members reported of one
@@ -33,6 +32,7 @@ func (w *unknownWalker) find(v any) []string {
 type unknownWalker struct {
 	found []string
 	path  []segment
+	types map[reflect.Type]*structInfo
 }
 
 // segment is a member name, or an index.
@@ -99,14 +99,12 @@ func (w *unknownWalker) walk(v reflect.Value, depth int) {
 
 func (w *unknownWalker) walkStruct(v reflect.Value, depth int) {
 	t := v.Type()
-	if strings.HasSuffix(t.Name(), "Other") {
-		tag, raw := v.FieldByName("Tag"), v.FieldByName("Raw")
-		if tag.IsValid() && tag.Kind() == reflect.String && raw.IsValid() {
-			w.add(orRoot(w.pathText()) + `: unknown variant "` + tag.String() + `" (` + t.Name() + ")")
-			return
-		}
+	info := w.structInfo(t)
+	if info.other {
+		w.add(orRoot(w.pathText()) + `: unknown variant "` + v.Field(info.tag).String() + `" (` + t.Name() + ")")
+		return
 	}
-	for i, f := range fieldsOf(t) {
+	for i, f := range info.fields {
 		switch f.role {
 		case unknownField:
 			if s := v.Field(i).String(); s != "" {
@@ -191,14 +189,37 @@ type fieldInfo struct {
 	role int
 }
 
-// fieldInfos caches the fields of struct types.
-var fieldInfos sync.Map // reflect.Type -> []fieldInfo
+// structInfo is what the walk needs of a struct type.
+type structInfo struct {
+	// other is set for an unknown variant's type (its name ends in Other,
+	// it has a string Tag and a Raw), whose Tag is field tag.
+	other  bool
+	tag    int
+	fields []fieldInfo
+}
+
+// structInfo returns what the walk needs of t, worked out once a walker.
+func (w *unknownWalker) structInfo(t reflect.Type) *structInfo {
+	if info := w.types[t]; info != nil {
+		return info
+	}
+	info := &structInfo{fields: fieldsOf(t)}
+	if strings.HasSuffix(t.Name(), "Other") {
+		tag, hasTag := t.FieldByName("Tag")
+		_, hasRaw := t.FieldByName("Raw")
+		if hasTag && hasRaw && tag.Type.Kind() == reflect.String && len(tag.Index) == 1 {
+			info.other, info.tag = true, tag.Index[0]
+		}
+	}
+	if w.types == nil {
+		w.types = map[reflect.Type]*structInfo{}
+	}
+	w.types[t] = info
+	return info
+}
 
 // fieldsOf returns what the walk needs of each field of t.
 func fieldsOf(t reflect.Type) []fieldInfo {
-	if v, ok := fieldInfos.Load(t); ok {
-		return v.([]fieldInfo)
-	}
 	fields := make([]fieldInfo, t.NumField())
 	for i := range fields {
 		f := t.Field(i)
@@ -207,12 +228,32 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 			fields[i].role = unknownField
 		case !f.IsExported():
 			fields[i].role = skipField
+		case !mayHold(f.Type, 0):
+			fields[i].role = skipField // nothing in it can be unknown
 		case f.Anonymous || f.Name == "Value":
 			fields[i].role = inlineField
 		default:
 			fields[i] = fieldInfo{name: jsonName(f), role: memberField}
 		}
 	}
-	fieldInfos.Store(t, fields)
 	return fields
+}
+
+// mayHold reports whether a value of type t can hold, at any depth, what
+// the walk looks for: a struct (unknown members, an unknown variant) or an
+// interface (a union's variant). Scalars, raw JSON and what holds only
+// them are not walked.
+func mayHold(t reflect.Type, depth int) bool {
+	if depth > 16 {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Interface:
+		return true
+	case reflect.Pointer, reflect.Map:
+		return mayHold(t.Elem(), depth+1)
+	case reflect.Slice, reflect.Array:
+		return t != rawMessageType && t.Elem().Kind() != reflect.Uint8 && mayHold(t.Elem(), depth+1)
+	}
+	return false
 }

@@ -296,3 +296,12 @@ func holdsMemory(t reflect.Type) bool {
 	}
 	return false
 }
+
+// keepOrCopy returns p itself when owned (its holder hands it over), and
+// deepCopy(p) when not.
+func keepOrCopy[P any](owned bool, p P) P {
+	if owned {
+		return p
+	}
+	return deepCopy(p)
+}

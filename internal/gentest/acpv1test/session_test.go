@@ -97,6 +97,53 @@ func TestSessionStateToolCalls(t *testing.T) {
 	}
 }
 
+// TestSessionStateToolCallTitleStatus: the title and status a session
+// state gives alone are those of its copy of the call, pending while no
+// update has set the status.
+func TestSessionStateToolCallTitleStatus(t *testing.T) {
+	s := acpv1.NewSessionState("s")
+	if _, _, ok := s.ToolCallTitleStatus("t1"); ok {
+		t.Fatal("a call never seen is found")
+	}
+	for _, u := range []string{
+		`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read"}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"in_progress"}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read /a","status":"completed"}`,
+	} {
+		s.Apply(decodeUpdate(t, u))
+		call, _ := s.ToolCall("t1")
+		status := acpv1.ToolCallStatusPending
+		if call.Status != nil {
+			status = *call.Status
+		}
+		title, got, ok := s.ToolCallTitleStatus("t1")
+		if !ok || title != call.Title || got != status {
+			t.Errorf("after %s: %q %q %v, want %q %q", u, title, got, ok, call.Title, status)
+		}
+	}
+}
+
+// TestSessionStateApplyOwned: an update handed over gives the state a
+// copy of it gives.
+func TestSessionStateApplyOwned(t *testing.T) {
+	copied, owned := acpv1.NewSessionState("s"), acpv1.NewSessionState("s")
+	for _, u := range []string{
+		`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read","kind":"read","status":"pending","content":[{"type":"content","content":{"type":"text","text":"x"}}],"_meta":{"a":1}}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","locations":[{"path":"/a"}]}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t2","title":"Edit","rawInput":{"a":[1]}}`,
+		`{"sessionUpdate":"usage_update","used":5,"size":10}`,
+		`{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"c","description":"d"}]}`,
+	} {
+		a, b := copied.Apply(decodeUpdate(t, u)), owned.ApplyOwned(decodeUpdate(t, u))
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: change %+v, handed over %+v", u, a, b)
+		}
+	}
+	if a, b := copied.Snapshot(), owned.Snapshot(); !reflect.DeepEqual(a, b) {
+		t.Errorf("state %+v, handed over %+v", a, b)
+	}
+}
+
 // TestToolCallPatchCoversEveryMember sets each member of a tool call update
 // alone and checks that the patch carries it into the tool call.
 func TestToolCallPatchCoversEveryMember(t *testing.T) {

@@ -95,6 +95,51 @@ func TestSessionStateToolCalls(t *testing.T) {
 	}
 }
 
+// TestSessionStateToolCallTitleStatus: the title and status a session
+// state gives alone are those of its copy of the call.
+func TestSessionStateToolCallTitleStatus(t *testing.T) {
+	s := acpv2.NewSessionState("s")
+	if _, _, ok := s.ToolCallTitleStatus("t1"); ok {
+		t.Fatal("a call never seen is found")
+	}
+	for _, u := range []string{
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","kind":"read"}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read","status":"in_progress"}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":null,"status":"completed"}`,
+	} {
+		s.Apply(decodeUpdate(t, u))
+		call, _ := s.ToolCall("t1")
+		title := ""
+		if call.Title != nil {
+			title = *call.Title
+		}
+		gotTitle, got, ok := s.ToolCallTitleStatus("t1")
+		if !ok || gotTitle != title || got != call.Status {
+			t.Errorf("after %s: %q %q %v, want %q %q", u, gotTitle, got, ok, title, call.Status)
+		}
+	}
+}
+
+// TestSessionStateApplyOwned: an update handed over gives the state a
+// copy of it gives.
+func TestSessionStateApplyOwned(t *testing.T) {
+	copied, owned := acpv2.NewSessionState("s"), acpv2.NewSessionState("s")
+	for _, u := range []string{
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read","content":[{"type":"content","content":{"type":"text","text":"x"}}],"_meta":{"a":1}}`,
+		`{"sessionUpdate":"tool_call_content_chunk","toolCallId":"t1","content":{"type":"content","content":{"type":"text","text":"y"}}}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}`,
+		`{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"c","description":"d"}]}`,
+	} {
+		a, b := copied.Apply(decodeUpdate(t, u)), owned.ApplyOwned(decodeUpdate(t, u))
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: change %+v, handed over %+v", u, a, b)
+		}
+	}
+	if a, b := copied.Snapshot(), owned.Snapshot(); !reflect.DeepEqual(a, b) {
+		t.Errorf("state %+v, handed over %+v", a, b)
+	}
+}
+
 // TestToolCallPatchCoversEveryMember sets each member of a tool call update
 // alone and checks that the patch carries it into the tool call.
 func TestToolCallPatchCoversEveryMember(t *testing.T) {

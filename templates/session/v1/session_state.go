@@ -73,7 +73,16 @@ func (s *SessionState) ID() SessionID { return s.id }
 //     is no error).
 //
 // Other updates change nothing and give a zero SessionChange.
-func (s *SessionState) Apply(u SessionUpdate) SessionChange {
+func (s *SessionState) Apply(u SessionUpdate) SessionChange { return s.apply(u, false) }
+
+// ApplyOwned is Apply for an update the caller hands over, as a decoder
+// that made it for the state alone does: the state keeps the parts of u it
+// needs instead of copies of them, so the caller must not use or change u,
+// or anything it holds, again.
+func (s *SessionState) ApplyOwned(u SessionUpdate) SessionChange { return s.apply(u, true) }
+
+// apply applies u, keeping its parts when owned, copies of them when not.
+func (s *SessionState) apply(u SessionUpdate, owned bool) SessionChange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch v := u.Value.(type) {
@@ -82,7 +91,7 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 		s.plans.put(PlanIDMain, &p)
 		return SessionChange{Plans: []string{PlanIDMain}}
 	case *SessionUpdateToolCall:
-		c := *deepCopy(&v.ToolCall)
+		c := *keepOrCopy(owned, &v.ToolCall)
 		s.toolCalls.put(c.ToolCallID, &c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateToolCallUpdate:
@@ -91,14 +100,14 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 			c = new(ToolCall)
 		}
 		c.ToolCallID = v.ToolCallID
-		patchToolCall(c, *deepCopy(&v.ToolCallUpdate))
+		patchToolCall(c, *keepOrCopy(owned, &v.ToolCallUpdate))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateConfigOptionUpdate:
-		s.configOptions = *deepCopy(&v.ConfigOptions)
+		s.configOptions = *keepOrCopy(owned, &v.ConfigOptions)
 		return SessionChange{ConfigOptions: true}
 	case *SessionUpdateAvailableCommandsUpdate:
-		s.commands = *deepCopy(&v.AvailableCommands)
+		s.commands = *keepOrCopy(owned, &v.AvailableCommands)
 		return SessionChange{Commands: true}
 	case *SessionUpdateCurrentModeUpdate:
 		mode := v.CurrentModeID
@@ -109,7 +118,7 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 		s.updatedAt = patchString(s.updatedAt, v.UpdatedAt)
 		return SessionChange{Info: true}
 	case *SessionUpdateUsageUpdate:
-		usage := *deepCopy(&v.UsageUpdate)
+		usage := *keepOrCopy(owned, &v.UsageUpdate)
 		s.usage = &usage
 		return SessionChange{Usage: true}
 	}
@@ -212,6 +221,24 @@ func (s *SessionState) ToolCall(id ToolCallID) (ToolCall, bool) {
 		c = *kept
 	}
 	return copyToolCall(c), ok
+}
+
+// ToolCallTitleStatus returns the title and status of the tool call id,
+// and whether the session has it, without copying the rest of the call:
+// status is ToolCallStatusPending while no update has set it, as v2's
+// state has it.
+func (s *SessionState) ToolCallTitleStatus(id ToolCallID) (title string, status ToolCallStatus, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.toolCalls.get(id)
+	if !ok {
+		return "", "", false
+	}
+	status = ToolCallStatusPending
+	if c.Status != nil {
+		status = *c.Status
+	}
+	return c.Title, status, true
 }
 
 // toolCallList returns copies of the tool calls in first-seen order.

@@ -112,7 +112,16 @@ func (s *SessionState) ID() SessionID { return s.id }
 //     the TypeScript SDK's ActiveSession does.
 //
 // Other updates change nothing and give a zero SessionChange.
-func (s *SessionState) Apply(u SessionUpdate) SessionChange {
+func (s *SessionState) Apply(u SessionUpdate) SessionChange { return s.apply(u, false) }
+
+// ApplyOwned is Apply for an update the caller hands over, as a decoder
+// that made it for the state alone does: the state keeps the parts of u it
+// needs instead of copies of them, so the caller must not use or change u,
+// or anything it holds, again.
+func (s *SessionState) ApplyOwned(u SessionUpdate) SessionChange { return s.apply(u, true) }
+
+// apply applies u, keeping its parts when owned, copies of them when not.
+func (s *SessionState) apply(u SessionUpdate, owned bool) SessionChange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch v := u.Value.(type) {
@@ -125,7 +134,7 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 		if !ok {
 			c = &ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
 		}
-		patchToolCall(c, *deepCopy(&v.ToolCallUpdate))
+		patchToolCall(c, *keepOrCopy(owned, &v.ToolCallUpdate))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateToolCallContentChunk:
@@ -133,25 +142,25 @@ func (s *SessionState) Apply(u SessionUpdate) SessionChange {
 		if !ok {
 			c = &ToolCallState{ToolCallID: v.ToolCallID, Kind: ToolKindOther, Status: ToolCallStatusPending}
 		}
-		c.Content = append(c.Content[:len(c.Content):len(c.Content)], *deepCopy(&v.Content))
+		c.Content = append(c.Content[:len(c.Content):len(c.Content)], *keepOrCopy(owned, &v.Content))
 		s.toolCalls.put(c.ToolCallID, c)
 		return SessionChange{ToolCalls: []ToolCallID{c.ToolCallID}}
 	case *SessionUpdateConfigOptionUpdate:
-		s.configOptions = *deepCopy(&v.ConfigOptions)
+		s.configOptions = *keepOrCopy(owned, &v.ConfigOptions)
 		return SessionChange{ConfigOptions: true}
 	case *SessionUpdateAvailableCommandsUpdate:
-		s.commands = *deepCopy(&v.AvailableCommands)
+		s.commands = *keepOrCopy(owned, &v.AvailableCommands)
 		return SessionChange{Commands: true}
 	case *SessionUpdateSessionInfoUpdate:
 		s.title = patchNullable(s.title, v.Title)
 		s.updatedAt = patchNullable(s.updatedAt, v.UpdatedAt)
 		return SessionChange{Info: true}
 	case *SessionUpdateUsageUpdate:
-		usage := *deepCopy(&v.UsageUpdate)
+		usage := *keepOrCopy(owned, &v.UsageUpdate)
 		s.usage = &usage
 		return SessionChange{Usage: true}
 	case *SessionUpdateStateUpdate:
-		state := *deepCopy(&v.StateUpdate)
+		state := *keepOrCopy(owned, &v.StateUpdate)
 		s.state = &state
 		s.background = backgroundOf(state)
 		return SessionChange{State: true}
@@ -284,6 +293,22 @@ func (s *SessionState) ToolCall(id ToolCallID) (ToolCallState, bool) {
 		c = *kept
 	}
 	return copyToolCall(c), ok
+}
+
+// ToolCallTitleStatus returns the title and status of the tool call id,
+// and whether the session has it, without copying the rest of the call:
+// title is "" when the call has none.
+func (s *SessionState) ToolCallTitleStatus(id ToolCallID) (title string, status ToolCallStatus, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.toolCalls.get(id)
+	if !ok {
+		return "", "", false
+	}
+	if c.Title != nil {
+		title = *c.Title
+	}
+	return title, c.Status, true
 }
 
 // toolCallList returns copies of the tool calls in first-seen order.
