@@ -38,6 +38,7 @@ var (
 	netProfile = flag.String("netprofile", "", "write a CPU profile of the acpgen agent to `FILE`")
 	netMem     = flag.String("netmemprofile", "", "write heap and goroutine profiles of the acpgen agent, at each memory reading, to `PREFIX`.N.heap and .goroutine")
 	netChunks  = flag.Int("netchunks", 20, "session updates the agent sends for each prompt in the network benchmarks")
+	netBase    = flag.String("netbase", "", "also run the acpgen contenders with the netagent binary `FILE` (one built from an earlier revision), as acpgen-base and acpgen-resumable-base, each before its own")
 )
 
 // netTimeout bounds each step of a network benchmark: connecting every
@@ -62,6 +63,9 @@ func TestMain(m *testing.M) {
 func BenchmarkNetwork(b *testing.B) {
 	for _, profile := range []string{"ws", "http"} {
 		agents := []string{"acpgen", "acpgen-resumable", "ts"}
+		if *netBase != "" {
+			agents = []string{"acpgen-base", "acpgen", "acpgen-resumable-base", "acpgen-resumable", "ts"}
+		}
 		if profile == "http" {
 			agents = append(agents, "floor")
 		}
@@ -270,7 +274,7 @@ var (
 func startAgent(b *testing.B, name string) *agentProcess {
 	var cmd *exec.Cmd
 	switch name {
-	case "acpgen", "acpgen-resumable", "floor":
+	case "acpgen", "acpgen-resumable", "floor", "acpgen-base", "acpgen-resumable-base":
 		netagentOnce.Do(func() {
 			dir, err := os.MkdirTemp("", "acpgen-bench")
 			if err != nil {
@@ -285,7 +289,11 @@ func startAgent(b *testing.B, name string) *agentProcess {
 		if netagentErr != nil {
 			b.Fatal(netagentErr)
 		}
-		cmd = exec.Command(netagentBin, "-listen", "127.0.0.1:0")
+		bin := netagentBin
+		if base, ok := strings.CutSuffix(name, "-base"); ok {
+			bin, name = *netBase, base
+		}
+		cmd = exec.Command(bin, "-listen", "127.0.0.1:0")
 		switch name {
 		case "acpgen-resumable":
 			cmd.Args = append(cmd.Args, "-resumable")
