@@ -194,7 +194,7 @@ func (m *message) member(name, value []byte) {
 		m.hasID, m.id = true, bytes.Clone(value)
 	case "method":
 		if value[0] == '"' {
-			m.hasMethod, m.method = true, unquote(value)
+			m.hasMethod, m.method = true, methodName(value)
 		}
 	case "params":
 		if s, ok := sessionMember(value); ok {
@@ -203,6 +203,20 @@ func (m *message) member(name, value []byte) {
 	case "result":
 		m.resultSession, _ = sessionMember(value)
 	}
+}
+
+// methodName returns the string of the method value, valid JSON: the
+// methods an agent sends most, without an allocation.
+func methodName(value []byte) string {
+	switch string(value) {
+	case `"session/update"`:
+		return "session/update"
+	case `"session/request_permission"`:
+		return "session/request_permission"
+	case `"session/prompt"`:
+		return "session/prompt"
+	}
+	return unquote(value)
 }
 
 // sessionMember returns the "sessionId" member of value, valid JSON, when

@@ -96,7 +96,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 
 	var latencies []time.Duration
 	var mu sync.Mutex
-	cpuBefore, selfBefore := p.cpu(b), selfCPU()
+	cpuBefore, selfBefore, writesBefore := p.cpu(b), selfCPU(), p.writes()
 	start := time.Now()
 	b.ResetTimer()
 	for range b.N {
@@ -124,7 +124,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
-	cpu, self := p.cpu(b)-cpuBefore, selfCPU()-selfBefore
+	cpu, self, writes := p.cpu(b)-cpuBefore, selfCPU()-selfBefore, p.writes()-writesBefore
 	var received int64
 	for _, c := range clients {
 		received += c.received()
@@ -137,6 +137,9 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 	b.ReportMetric(float64(received)/elapsed.Seconds(), "notifs/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(received), "agent-cpu-us/notif")
 	b.ReportMetric(float64(self.Microseconds())/float64(received), "client-cpu-us/notif")
+	if writes >= 0 {
+		b.ReportMetric(float64(writes)/float64(received), "agent-writes/notif")
+	}
 	slices.Sort(latencies)
 	p99 := latencies[int(math.Ceil(0.99*float64(len(latencies))))-1]
 	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
@@ -376,6 +379,24 @@ func (p *agentProcess) cpu(b *testing.B) time.Duration {
 		ticks += n
 	}
 	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+// writes returns the system calls that wrote the process has made so far
+// (syscw of /proc's io), each write(2) to a socket among them, or -1 where
+// /proc does not count them.
+func (p *agentProcess) writes() int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", p.cmd.Process.Pid))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "syscw:"); ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(rest), 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 // rss returns the resident memory of the process, in bytes, once its
