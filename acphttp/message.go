@@ -121,14 +121,39 @@ type scanner struct {
 // errBatch for an array, errNotObject for any other value that is not an
 // object, and a syntax error for text that is not one JSON value.
 func scan(data []byte) (message, error) {
-	s := decoders.Get().(*scanner)
-	s.r.Reset(data)
-	s.d.Reset(&s.r)
-	m, err := scanWith(&s.d)
-	s.r.Reset(nil)
-	s.d.Reset(&s.r)
-	decoders.Put(s)
-	return m, err
+	var m message
+	if !jsontext.Value(data).IsValid() {
+		// The decoder says why.
+		s := decoders.Get().(*scanner)
+		s.r.Reset(data)
+		s.d.Reset(&s.r)
+		_, err := s.d.ReadValue()
+		if err == nil {
+			err = atEOF(&s.d)
+		}
+		s.r.Reset(nil)
+		s.d.Reset(&s.r)
+		decoders.Put(s)
+		if err == nil {
+			err = errors.New("invalid JSON")
+		}
+		return m, err
+	}
+	// data is one valid JSON value (no duplicate member names, valid
+	// UTF-8, at any depth): the members routing needs are read from its
+	// text, without another pass of the decoder.
+	i := skipSpace(data, 0)
+	switch data[i] {
+	case '{':
+	case '[':
+		return m, errBatch
+	default:
+		return m, errNotObject
+	}
+	for name, value := range members(data[i:]) {
+		m.member(name, value)
+	}
+	return m, nil
 }
 
 // check fails as scan does for data, without reading the members: for a
@@ -156,108 +181,135 @@ func check(data []byte) error {
 	return err
 }
 
-func scanWith(d *jsontext.Decoder) (message, error) {
-	var m message
-	switch d.PeekKind() {
-	case '{':
-	case '[':
-		if err := wholeValue(d); err != nil {
-			return m, err
-		}
-		return m, errBatch
-	default:
-		if err := wholeValue(d); err != nil {
-			return m, err
-		}
-		return m, errNotObject
-	}
-	if _, err := d.ReadToken(); err != nil {
-		return m, err
-	}
-	for d.PeekKind() != '}' {
-		name, err := d.ReadValue()
-		if err != nil {
-			return m, err
-		}
-		if err := m.member(d, name); err != nil {
-			return m, err
-		}
-	}
-	if _, err := d.ReadToken(); err != nil {
-		return m, err
-	}
-	return m, atEOF(d)
-}
-
-// member reads the value of the top-level member whose name, as written,
-// is name into m.
-func (m *message) member(d *jsontext.Decoder, name jsontext.Value) error {
+// member reads the top-level member whose name and value, as written, are
+// name and value into m.
+func (m *message) member(name, value []byte) {
 	if bytes.IndexByte(name, '\\') >= 0 {
 		name, _ = jsontext.AppendQuote(nil, unquote(name))
 	}
 	switch string(name[1 : len(name)-1]) {
 	case "jsonrpc":
-		v, err := d.ReadValue()
-		m.jsonrpc2 = err == nil && string(v) == `"2.0"`
-		return err
+		m.jsonrpc2 = string(value) == `"2.0"`
 	case "id":
-		v, err := d.ReadValue()
-		m.hasID, m.id = true, bytes.Clone(v)
-		return err
+		m.hasID, m.id = true, bytes.Clone(value)
 	case "method":
-		if d.PeekKind() != '"' {
-			return d.SkipValue()
+		if value[0] == '"' {
+			m.hasMethod, m.method = true, methodName(value)
 		}
-		v, err := d.ReadValue()
-		if err != nil {
-			return err
-		}
-		m.hasMethod, m.method = true, unquote(v)
-		return nil
 	case "params":
-		s, ok, err := sessionMember(d)
-		if ok {
+		if s, ok := sessionMember(value); ok {
 			m.paramsSession = &s
 		}
-		return err
 	case "result":
-		s, _, err := sessionMember(d)
-		m.resultSession = s
-		return err
+		m.resultSession, _ = sessionMember(value)
 	}
-	return d.SkipValue()
 }
 
-// sessionMember reads a value and returns its "sessionId" member when the
+// methodName returns the string of the method value, valid JSON: the
+// methods an agent sends most, without an allocation.
+func methodName(value []byte) string {
+	switch string(value) {
+	case `"session/update"`:
+		return "session/update"
+	case `"session/request_permission"`:
+		return "session/request_permission"
+	case `"session/prompt"`:
+		return "session/prompt"
+	}
+	return unquote(value)
+}
+
+// sessionMember returns the "sessionId" member of value, valid JSON, when
 // value is an object and that member a string.
-func sessionMember(d *jsontext.Decoder) (string, bool, error) {
-	if d.PeekKind() != '{' {
-		return "", false, d.SkipValue()
+func sessionMember(value []byte) (string, bool) {
+	if value[0] != '{' {
+		return "", false
 	}
-	if _, err := d.ReadToken(); err != nil {
-		return "", false, err
-	}
-	var id string
-	var found bool
-	for d.PeekKind() != '}' {
-		name, err := d.ReadValue()
-		if err != nil {
-			return "", false, err
+	for name, v := range members(value) {
+		if v[0] == '"' && nameIs(name, `"sessionId"`) {
+			return unquote(v), true
 		}
-		if nameIs(name, `"sessionId"`) && d.PeekKind() == '"' {
-			v, err := d.ReadValue()
-			if err != nil {
-				return "", false, err
+	}
+	return "", false
+}
+
+// members yields the name and value, as written, of each member of obj,
+// the text of a valid JSON object.
+func members(obj []byte) func(yield func(name, value []byte) bool) {
+	return func(yield func(name, value []byte) bool) {
+		i := skipSpace(obj, 1)
+		for i < len(obj) && obj[i] == '"' {
+			end := skipString(obj, i)
+			name := obj[i:end]
+			i = skipSpace(obj, end)
+			i = skipSpace(obj, i+1) // the colon
+			end = skipValue(obj, i)
+			if !yield(name, obj[i:end]) {
+				return
 			}
-			id, found = unquote(v), true
-			continue
-		}
-		if err := d.SkipValue(); err != nil {
-			return "", false, err
+			i = skipSpace(obj, end)
+			if i < len(obj) && obj[i] == ',' {
+				i = skipSpace(obj, i+1)
+			}
 		}
 	}
-	_, err := d.ReadToken()
-	return id, found, err
+}
+
+// skipSpace returns the index of the first byte of b at or after i that
+// is not JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just after the valid JSON string that
+// starts at b[i].
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// skipValue returns the index just after the valid JSON value that starts
+// at b[i].
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(b) {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 // nameIs reports whether the member name, as written, is quoted, a name

@@ -107,7 +107,21 @@ type streamLog struct {
 	// framed: the messages are SSE events (id and data lines); otherwise
 	// JSON texts, for a WebSocket.
 	framed bool
+	// slab is where stampAt writes the messages it stamps, one after the
+	// other: a message costs no allocation of its own, and a slab goes
+	// once the stream has let go of every message in it (sent and dropped
+	// from the ring).
+	slab []byte
 }
+
+// The sizes of a stream's slabs: the first is small, for a stream that
+// sends a few messages and idles keeps little, and each next one twice
+// the last, up to slabMax. A message larger than slabMax/4 has an
+// allocation of its own.
+const (
+	slabMin = 512
+	slabMax = 32 << 10
+)
 
 func newStreamLog(framed bool) *streamLog {
 	var b [4]byte
@@ -155,7 +169,7 @@ func (l *streamLog) stampAt(msg []byte, at int, n uint64) []byte {
 	if l.framed {
 		size += len("id: \ndata: \n\n") + len(l.tag) + 21
 	}
-	out := make([]byte, 0, size)
+	out := l.room(size)
 	if l.framed {
 		out = append(out, "id: "...)
 		out = l.appendCursor(out, n)
@@ -172,7 +186,35 @@ func (l *streamLog) stampAt(msg []byte, at int, n uint64) []byte {
 	if l.framed {
 		out = append(out, "\n\n"...)
 	}
-	return out
+	return l.keep(out)
+}
+
+// room returns an empty slice with room for n bytes, in the stream's slab
+// when it fits one; keep ends its use.
+func (l *streamLog) room(n int) []byte {
+	if n > slabMax/4 {
+		return make([]byte, 0, n)
+	}
+	if cap(l.slab)-len(l.slab) < n {
+		size := slabMin
+		if cap(l.slab) > 0 {
+			size = min(2*cap(l.slab), slabMax)
+		}
+		l.slab = make([]byte, 0, max(size, n))
+	}
+	at := len(l.slab)
+	return l.slab[at:at:cap(l.slab)]
+}
+
+// keep returns out, written in the room room returned, and takes its
+// bytes from the slab: the rest of the room stays for the next message,
+// and out's capacity ends with it, so that an append to out copies it.
+func (l *streamLog) keep(out []byte) []byte {
+	at := len(l.slab)
+	if cap(out) == cap(l.slab)-at && len(out) > 0 && cap(l.slab) > at && &out[:1][0] == &l.slab[:at+1][at] {
+		l.slab = l.slab[:at+len(out)]
+	}
+	return out[:len(out):len(out)]
 }
 
 // appendCursor appends the cursor of the message numbered n: its

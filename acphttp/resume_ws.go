@@ -443,7 +443,7 @@ func (k *rsock) flush() {
 		mb := &c.main
 		for len(mb.queue) > 0 && buf.Len() < maxBatch && mb.gen == k.gen && !mb.aborted && k.ctx.Err() == nil {
 			msg := c.dequeueLocked(mb)
-			_ = ws.WriteHeader(buf, ws.Header{Fin: true, OpCode: ws.OpText, Length: int64(len(msg))})
+			writeTextHeader(buf, len(msg))
 			buf.Write(msg)
 		}
 		c.mu.Unlock()

@@ -2,6 +2,7 @@ package acphttp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"net"
@@ -370,9 +371,7 @@ func (w *wsSocket) write(p []byte) (int, error) {
 		} else if !send {
 			return nil
 		}
-		if err := ws.WriteHeader(buf, ws.Header{Fin: true, OpCode: ws.OpText, Length: int64(len(line))}); err != nil {
-			return err
-		}
+		writeTextHeader(buf, len(line))
 		buf.Write(line)
 		return nil
 	})
@@ -394,6 +393,27 @@ func (w *wsSocket) write(p []byte) (int, error) {
 		return 0, ErrClosed
 	}
 	return len(p), nil
+}
+
+// writeTextHeader writes the header of a server's text frame of n bytes,
+// whole (FIN) and unmasked, as ws.WriteHeader writes it, without the
+// allocation ws.WriteHeader makes for each.
+func writeTextHeader(buf *bytes.Buffer, n int) {
+	var h [10]byte
+	h[0] = 0x80 | byte(ws.OpText)
+	switch {
+	case n <= 125:
+		h[1] = byte(n)
+		buf.Write(h[:2])
+	case n <= 0xffff:
+		h[1] = 126
+		binary.BigEndian.PutUint16(h[2:], uint16(n))
+		buf.Write(h[:4])
+	default:
+		h[1] = 127
+		binary.BigEndian.PutUint64(h[2:], uint64(n))
+		buf.Write(h[:10])
+	}
 }
 
 // framePool holds the buffers the agent's output is framed in, between

@@ -38,6 +38,7 @@ var (
 	netProfile = flag.String("netprofile", "", "write a CPU profile of the acpgen agent to `FILE`")
 	netMem     = flag.String("netmemprofile", "", "write heap and goroutine profiles of the acpgen agent, at each memory reading, to `PREFIX`.N.heap and .goroutine")
 	netChunks  = flag.Int("netchunks", 20, "session updates the agent sends for each prompt in the network benchmarks")
+	netBase    = flag.String("netbase", "", "also run the acpgen contenders with the netagent binary `FILE` (one built from an earlier revision), as acpgen-base and acpgen-resumable-base, each before its own")
 )
 
 // netTimeout bounds each step of a network benchmark: connecting every
@@ -62,6 +63,9 @@ func TestMain(m *testing.M) {
 func BenchmarkNetwork(b *testing.B) {
 	for _, profile := range []string{"ws", "http"} {
 		agents := []string{"acpgen", "acpgen-resumable", "ts"}
+		if *netBase != "" {
+			agents = []string{"acpgen-base", "acpgen", "acpgen-resumable-base", "acpgen-resumable", "ts"}
+		}
 		if profile == "http" {
 			agents = append(agents, "floor")
 		}
@@ -92,7 +96,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 
 	var latencies []time.Duration
 	var mu sync.Mutex
-	cpuBefore, selfBefore := p.cpu(b), selfCPU()
+	cpuBefore, selfBefore, writesBefore := p.cpu(b), selfCPU(), p.writes()
 	start := time.Now()
 	b.ResetTimer()
 	for range b.N {
@@ -120,7 +124,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
-	cpu, self := p.cpu(b)-cpuBefore, selfCPU()-selfBefore
+	cpu, self, writes := p.cpu(b)-cpuBefore, selfCPU()-selfBefore, p.writes()-writesBefore
 	var received int64
 	for _, c := range clients {
 		received += c.received()
@@ -133,6 +137,9 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 	b.ReportMetric(float64(received)/elapsed.Seconds(), "notifs/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(received), "agent-cpu-us/notif")
 	b.ReportMetric(float64(self.Microseconds())/float64(received), "client-cpu-us/notif")
+	if writes >= 0 {
+		b.ReportMetric(float64(writes)/float64(received), "agent-writes/notif")
+	}
 	slices.Sort(latencies)
 	p99 := latencies[int(math.Ceil(0.99*float64(len(latencies))))-1]
 	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
@@ -270,7 +277,7 @@ var (
 func startAgent(b *testing.B, name string) *agentProcess {
 	var cmd *exec.Cmd
 	switch name {
-	case "acpgen", "acpgen-resumable", "floor":
+	case "acpgen", "acpgen-resumable", "floor", "acpgen-base", "acpgen-resumable-base":
 		netagentOnce.Do(func() {
 			dir, err := os.MkdirTemp("", "acpgen-bench")
 			if err != nil {
@@ -285,7 +292,11 @@ func startAgent(b *testing.B, name string) *agentProcess {
 		if netagentErr != nil {
 			b.Fatal(netagentErr)
 		}
-		cmd = exec.Command(netagentBin, "-listen", "127.0.0.1:0")
+		bin := netagentBin
+		if base, ok := strings.CutSuffix(name, "-base"); ok {
+			bin, name = *netBase, base
+		}
+		cmd = exec.Command(bin, "-listen", "127.0.0.1:0")
 		switch name {
 		case "acpgen-resumable":
 			cmd.Args = append(cmd.Args, "-resumable")
@@ -368,6 +379,24 @@ func (p *agentProcess) cpu(b *testing.B) time.Duration {
 		ticks += n
 	}
 	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+// writes returns the system calls that wrote the process has made so far
+// (syscw of /proc's io), each write(2) to a socket among them, or -1 where
+// /proc does not count them.
+func (p *agentProcess) writes() int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", p.cmd.Process.Pid))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "syscw:"); ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(rest), 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 // rss returns the resident memory of the process, in bytes, once its
