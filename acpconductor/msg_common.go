@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/acpgen/acpgen/internal/quickjson"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -108,10 +109,10 @@ func methodName(raw []byte) string {
 }
 
 // validValue reports whether b is one JSON value and nothing more, read
-// as members reads: by quickValid's loop, or the decoder where the loop
+// as members reads: by quickjson's loop, or the decoder where the loop
 // cannot tell.
 func validValue(b []byte) bool {
-	return quickValid(b) || decoderValid(b)
+	return quickjson.Valid(b) || decoderValid(b)
 }
 
 // decoderValid is validValue by the decoder.

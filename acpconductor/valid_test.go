@@ -3,6 +3,8 @@ package acpconductor
 import (
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/internal/quickjson"
 )
 
 // FuzzQuickValid: a value the loop finds valid, the decoder finds valid
@@ -15,8 +17,8 @@ func FuzzQuickValid(f *testing.F) {
 		`"text"`, `0`, `-12`, `null`,
 	}
 	for _, s := range sure {
-		if !quickValid([]byte(s)) || !decoderValid([]byte(s)) {
-			f.Fatalf("%s: quick %v, decoder %v", s, quickValid([]byte(s)), decoderValid([]byte(s)))
+		if !quickjson.Valid([]byte(s)) || !decoderValid([]byte(s)) {
+			f.Fatalf("%s: quick %v, decoder %v", s, quickjson.Valid([]byte(s)), decoderValid([]byte(s)))
 		}
 		f.Add([]byte(s))
 	}
@@ -29,7 +31,7 @@ func FuzzQuickValid(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if quickValid(b) && !decoderValid(b) {
+		if quickjson.Valid(b) && !decoderValid(b) {
 			t.Fatalf("%q: valid to the loop, not to the decoder", b)
 		}
 	})
@@ -41,7 +43,7 @@ func TestQuickValidRefuses(t *testing.T) {
 		`{"a":1,}`, `[1,]`, `{"a"}`, `{"a":01}`, `[1.]`, `[1e]`, `[-]`, `{"a":1}}`, `{"a":1} x`, `[tru]`,
 		"[\"a\x01\"]", `["\x"]`, `["\u12G4"]`, "[\"\xff\"]", `{"a":[}`, `[}`, `{]`, `{1:2}`, `{"a":1`, `"abc`, ``, ` `,
 	} {
-		if quickValid([]byte(s)) {
+		if quickjson.Valid([]byte(s)) {
 			t.Errorf("%q: taken as valid", s)
 		}
 	}

@@ -1,11 +1,17 @@
-package acpconductor
+// Code generated from templates/conn/proxy_valid.go by TestCopyIsCurrent -update. DO NOT EDIT.
+
+package quickjson
 
 import "unicode/utf8"
 
-// quickValid reports true when b is surely one JSON value and nothing more,
-// read as the decoder reads it, by one loop over its bytes; false when it
-// is not, or when it holds what the loop leaves to the decoder (a \u
-// escape of a surrogate, bytes that are not UTF-8, nesting deeper than 64).
+// How a proxy checks the payload of a line in the common layout: one loop
+// over its bytes takes the payloads it can tell are valid, and the decoder
+// reads the rest.
+
+// quickValid reports true when b is surely one JSON value, white space
+// around it aside, by one loop over its bytes; false when it is not, or
+// when it holds what the loop leaves to the decoder (a \u escape of a
+// surrogate, bytes that are not UTF-8, nesting deeper than 64).
 func quickValid(b []byte) bool {
 	const (
 		value = iota // a value is due
@@ -15,7 +21,7 @@ func quickValid(b []byte) bool {
 	var open [64]byte // the '{' and '[' the value is in
 	depth, i, state := 0, 0, value
 	for {
-		i = skipSpace(b, i)
+		i = quickSpace(b, i)
 		switch state {
 		case value, name:
 			if i == len(b) {
@@ -26,10 +32,10 @@ func quickValid(b []byte) bool {
 				if c != '"' {
 					return false
 				}
-				if i = stringEnd(b, i); i < 0 {
+				if i = quickString(b, i); i < 0 {
 					return false
 				}
-				if i = skipSpace(b, i); i == len(b) || b[i] != ':' {
+				if i = quickSpace(b, i); i == len(b) || b[i] != ':' {
 					return false
 				}
 				i, state = i+1, value
@@ -41,7 +47,7 @@ func quickValid(b []byte) bool {
 					return false
 				}
 				open[depth], depth = c, depth+1
-				i = skipSpace(b, i+1)
+				i = quickSpace(b, i+1)
 				switch {
 				case i < len(b) && b[i] == c+2: // '}' or ']'
 					i, depth, state = i+1, depth-1, after
@@ -50,15 +56,15 @@ func quickValid(b []byte) bool {
 				}
 				continue
 			case c == '"':
-				i = stringEnd(b, i)
+				i = quickString(b, i)
 			case c == 't':
-				i = literalEnd(b, i, "true")
+				i = quickLiteral(b, i, "true")
 			case c == 'f':
-				i = literalEnd(b, i, "false")
+				i = quickLiteral(b, i, "false")
 			case c == 'n':
-				i = literalEnd(b, i, "null")
+				i = quickLiteral(b, i, "null")
 			default:
-				i = numberEnd(b, i)
+				i = quickNumber(b, i)
 			}
 			if i < 0 {
 				return false
@@ -86,25 +92,25 @@ func quickValid(b []byte) bool {
 	}
 }
 
-// plainByte tells the bytes that stand for themselves in a JSON string.
-var plainByte = func() (t [256]bool) {
+// quickPlain tells the bytes that stand for themselves in a JSON string.
+var quickPlain = func() (t [256]bool) {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
 		t[c] = c != '"' && c != '\\'
 	}
 	return t
 }()
 
-func skipSpace(b []byte, i int) int {
+func quickSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
 		i++
 	}
 	return i
 }
 
-// stringEnd returns where the JSON string that starts at b[i] ends, or -1.
-func stringEnd(b []byte, i int) int {
+// quickString returns where the JSON string that starts at b[i] ends, or -1.
+func quickString(b []byte, i int) int {
 	for i++; i < len(b); {
-		for i < len(b) && plainByte[b[i]] {
+		for i < len(b) && quickPlain[b[i]] {
 			i++
 		}
 		if i == len(b) {
@@ -124,7 +130,7 @@ func stringEnd(b []byte, i int) int {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if i+6 > len(b) || !plainEscape(b[i+2:i+6]) {
+				if i+6 > len(b) || !quickEscape(b[i+2:i+6]) {
 					return -1
 				}
 				i += 6
@@ -144,9 +150,9 @@ func stringEnd(b []byte, i int) int {
 	return -1
 }
 
-// plainEscape reports whether the four bytes of a \u escape are hex digits
+// quickEscape reports whether the four bytes of a \u escape are hex digits
 // naming a character that is not a surrogate half.
-func plainEscape(h []byte) bool {
+func quickEscape(h []byte) bool {
 	v := 0
 	for _, c := range h {
 		switch {
@@ -163,15 +169,15 @@ func plainEscape(h []byte) bool {
 	return v < 0xd800 || v > 0xdfff
 }
 
-func literalEnd(b []byte, i int, lit string) int {
+func quickLiteral(b []byte, i int, lit string) int {
 	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
 		return -1
 	}
 	return i + len(lit)
 }
 
-// numberEnd returns where the JSON number that starts at b[i] ends, or -1.
-func numberEnd(b []byte, i int) int {
+// quickNumber returns where the JSON number that starts at b[i] ends, or -1.
+func quickNumber(b []byte, i int) int {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
@@ -179,12 +185,12 @@ func numberEnd(b []byte, i int) int {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		i = digitsEnd(b, i)
+		i = quickDigits(b, i)
 	default:
 		return -1
 	}
 	if i < len(b) && b[i] == '.' {
-		if j := digitsEnd(b, i+1); j > i+1 {
+		if j := quickDigits(b, i+1); j > i+1 {
 			i = j
 		} else {
 			return -1
@@ -195,7 +201,7 @@ func numberEnd(b []byte, i int) int {
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		j := digitsEnd(b, i)
+		j := quickDigits(b, i)
 		if j == i {
 			return -1
 		}
@@ -204,7 +210,7 @@ func numberEnd(b []byte, i int) int {
 	return i
 }
 
-func digitsEnd(b []byte, i int) int {
+func quickDigits(b []byte, i int) int {
 	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
 		i++
 	}
