@@ -37,6 +37,7 @@ type faultProxy struct {
 type link struct {
 	client, server net.Conn
 	frozen         atomic.Bool
+	ended          atomic.Int32 // the ways that ended cleanly
 	once           sync.Once
 	closed         chan struct{}
 }
@@ -129,10 +130,19 @@ func (p *faultProxy) fault() (byte, time.Duration) {
 }
 
 // pipe copies from src to dst; faulty says it carries the server's output,
-// where the faults fall.
+// where the faults fall. A clean end of one way is passed on, and the
+// link goes once both ways have ended, or at once on a fault or an error.
 func (p *faultProxy) pipe(l *link, src, dst net.Conn, faulty bool) {
 	defer p.wg.Done()
-	defer p.drop(l)
+	if p.carry(l, src, dst, faulty) && l.ended.Add(1) < 2 {
+		return // the other way goes on
+	}
+	p.drop(l)
+}
+
+// carry copies from src to dst until src ends or a fault falls; it
+// reports whether src ended cleanly and the end was passed on to dst.
+func (p *faultProxy) carry(l *link, src, dst net.Conn, faulty bool) bool {
 	buf := make([]byte, 4096)
 	budget := p.gap()
 	for {
@@ -142,7 +152,7 @@ func (p *faultProxy) pipe(l *link, src, dst net.Conn, faulty bool) {
 			if faulty && len(b) >= budget {
 				// Deliver part, then the fault.
 				if _, err := dst.Write(b[:budget]); err != nil {
-					return
+					return false
 				}
 				b = b[budget:]
 				budget = p.gap()
@@ -150,7 +160,7 @@ func (p *faultProxy) pipe(l *link, src, dst net.Conn, faulty bool) {
 				case 'c':
 					p.cuts.Add(1)
 					l.reset()
-					return
+					return false
 				case 's':
 					p.stalls.Add(1)
 					time.Sleep(d)
@@ -163,18 +173,14 @@ func (p *faultProxy) pipe(l *link, src, dst net.Conn, faulty bool) {
 				budget -= len(b)
 			}
 			if _, err := dst.Write(b); err != nil {
-				return
+				return false
 			}
 		}
 		if err != nil {
-			if err == io.EOF && !l.frozen.Load() {
-				// A clean end goes on as one.
-				if tc, ok := dst.(*net.TCPConn); ok {
-					_ = tc.CloseWrite()
-					continue
-				}
-			}
-			return
+			// A clean end goes on as one. Once src has ended, each read
+			// ends at once: the copy stops here, or it would spin.
+			tc, ok := dst.(*net.TCPConn)
+			return err == io.EOF && !l.frozen.Load() && ok && tc.CloseWrite() == nil
 		}
 	}
 }

@@ -2,10 +2,12 @@ package acphttp_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,10 @@ import (
 	"github.com/acpgen/acpgen/acphttp"
 	"github.com/acpgen/acpgen/generated/acpv1"
 )
+
+// faultSeed is added to the seeds of TestResumeFaults' fault proxies:
+// -faultseed=N runs other sequences of faults.
+var faultSeed = flag.Uint64("faultseed", 0, "added to the seeds of TestResumeFaults' fault proxies")
 
 // testKeepAlive is the keep-alive interval of the resumable tests: short,
 // so that a half-open stream is found out fast.
@@ -71,6 +77,7 @@ func streamingTurns(t *testing.T, conn *acpv1.ClientSideConnection, session acpv
 		r, err := conn.Prompt(ctx, acpv1.NewPromptRequest(session, prompt))
 		cancel()
 		if err != nil {
+			dumpGoroutines(t)
 			t.Fatalf("turn %d, after %d faults: %v", turn, p.faults(), err)
 		}
 		if r.StopReason != acpv1.StopReasonEndTurn {
@@ -123,7 +130,7 @@ func TestResumeFaults(t *testing.T) {
 	for i, profile := range []string{"http", "ws"} {
 		t.Run(profile, func(t *testing.T) {
 			_, addr := resumableServer(t, &acphttp.Resumable{Grace: 10 * time.Second})
-			p := newFaultProxy(t, addr, uint64(42+i))
+			p := newFaultProxy(t, addr, uint64(42+i)+*faultSeed)
 			var mu sync.Mutex
 			var rebuilt []acphttp.Rebuilt
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -166,4 +173,20 @@ func TestResumeFaults(t *testing.T) {
 			mu.Unlock()
 		})
 	}
+}
+
+// dumpGoroutines logs the stacks of every goroutine: a turn that hangs
+// tells where the client and the server wait.
+func dumpGoroutines(t *testing.T) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	t.Logf("goroutines:\n%s", buf)
 }
