@@ -34,8 +34,10 @@ func TestAcpxPersistentSession(t *testing.T) {
 	wireLog := filepath.Join(s.Home, "wire.log")
 	s.Env = append(s.Env, "ACP_WIRE_LOG="+wireLog)
 	defer endSandboxed(t, s.Home)
+	// --ttl 60: the queue owner waits for the second prompt however long a
+	// loaded machine takes to start the next acpx (it shut down under 3).
 	for _, args := range [][]string{{"sessions", "new"}, {"prompt", "first"}, {"prompt", "second"}} {
-		cmd := s.Command("node", append([]string{acpx, "--agent", agent, "--approve-all", "--format", "quiet", "--ttl", "3", "--timeout", "20"}, args...)...)
+		cmd := s.Command("node", append([]string{acpx, "--agent", agent, "--approve-all", "--format", "quiet", "--ttl", "60", "--timeout", "20"}, args...)...)
 		p, err := acpexec.Start(context.Background(), cmd, &acpexec.Options{Stderr: logWriter{t}})
 		if err != nil {
 			t.Fatal(err)
