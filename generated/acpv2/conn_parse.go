@@ -150,6 +150,14 @@ func parseMembers(line []byte, maxID int, tracked *callTracker) (m lineMessage, 
 		return nil
 	})
 	m.response = !hasMethod && (hasResult || hasError)
+	return m.checked(err, maxID, hasMethod, hasResult, hasError, version, tracked)
+}
+
+// checked returns m, read from a line by parseMembers, or the error its
+// reading (err) or its members earn; hasMethod, hasResult and hasError say
+// which members it had, version whether its jsonrpc was "2.0". A valid
+// message is finished.
+func (m lineMessage) checked(err error, maxID int, hasMethod, hasResult, hasError, version bool, tracked *callTracker) (lineMessage, *Error) {
 	switch {
 	case err == errLineParse:
 		return lineMessage{}, NewParseError()
